@@ -1,0 +1,38 @@
+// The one runtime shim: environment → createContentApi → srvx. Runs unchanged
+// as `deno run -A main.ts`, `bun main.ts` and `node main.ts` (Node ≥ 22.18).
+import process from "node:process";
+import { serve } from "srvx";
+import { ConfigError, createContentApi } from "./mod.ts";
+
+const env = process.env;
+const port = Number(env.PORT || 8000);
+const hostname = env.HOST || "0.0.0.0";
+
+let api;
+try {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(
+      `PORT: expected an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`,
+    );
+  }
+  api = await createContentApi({
+    config: env.CONTENT_CONFIG || undefined,
+    baseUrl: env.BASE_URL || undefined,
+  });
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`content-feed: ${error.message}`);
+  process.exit(1);
+}
+
+const server = serve({ fetch: api.fetch, port, hostname, silent: true });
+await server.ready();
+const counts = api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ");
+console.log(`content-feed listening on ${server.url} · ${counts}`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    await server.close();
+    process.exit(0);
+  });
+}

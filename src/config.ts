@@ -1,0 +1,201 @@
+import { parseDocument } from "yaml";
+import { CONTENT_PLUGINS, type ContentPluginName } from "./plugins.ts";
+import { resolvePath } from "./path.ts";
+
+/** One enabled content plugin, with its options resolved. */
+export interface ContentPluginConfig {
+  /** The plugin's name (and `type`). */
+  readonly name: ContentPluginName;
+  /** Folder of the plugin's files, relative to the content root, `/`-separated. */
+  readonly path: string;
+  /** Include globs relative to `path`; `undefined` means the plugin's defaults. */
+  readonly include: readonly string[] | undefined;
+  /** Exclude globs relative to `path`. */
+  readonly exclude: readonly string[];
+}
+
+/** A validated `service.content.config`. */
+export interface ContentConfig {
+  /** Where the config came from, for messages (a file path or `"options"`). */
+  readonly source: string;
+  /** Free-text site title. */
+  readonly title: string | undefined;
+  /** Base URL without a trailing slash, when configured. */
+  readonly url: string | undefined;
+  /** Absolute content root. */
+  readonly root: string;
+  /** Enabled content plugins in the order the config lists them. */
+  readonly plugins: readonly ContentPluginConfig[];
+  /** `GET /api/content.json` enabled. */
+  readonly api: boolean;
+  /** `GET /sitemap.xml` enabled. */
+  readonly sitemap: boolean;
+}
+
+/** A configuration problem: its message is the one line printed at start-up. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** The parameter key under `parameters` that holds the content configuration. */
+export const CONFIG_KEY = "service.content.config";
+
+const TOP_KEYS = new Set(["title", "url", "path", "plugins"]);
+const PLUGIN_KEYS = new Set(["path", "include", "exclude"]);
+
+/**
+ * Parses the text of a service configuration file (SPEC 2) into a
+ * {@link ContentConfig}. Pure: the caller reads the file and checks that the
+ * root exists.
+ *
+ * @param text the YAML text
+ * @param file the file's absolute path (named in errors; `path` resolves against its folder)
+ * @throws {ConfigError} with one line naming the file, the key and what was expected
+ *
+ * @example
+ * ```ts
+ * import { parseConfig } from "./config.ts";
+ * const config = parseConfig(
+ *   "parameters:\n  service.content.config:\n    plugins: { docs: ~, api: ~ }\n",
+ *   "/site/content/services.yaml",
+ * );
+ * config.root; // "/site/content"
+ * config.plugins[0].name; // "docs"
+ * ```
+ */
+export function parseConfig(text: string, file: string): ContentConfig {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0];
+    const line = error.linePos?.[0].line;
+    const reason = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${reason}`);
+  }
+  const root = doc.toJS() as unknown;
+  if (!isMap(root) || !isMap(root.parameters) || !(CONFIG_KEY in root.parameters)) {
+    throw new ConfigError(`${file}: parameters.${CONFIG_KEY}: missing; expected a map`);
+  }
+  const dir = file.slice(0, Math.max(file.lastIndexOf("/"), 0)) || "/";
+  return validateConfig(root.parameters[CONFIG_KEY], dir, file, `parameters.${CONFIG_KEY}`);
+}
+
+/**
+ * Validates a `service.content.config` value given as an object (as in YAML),
+ * resolving `path` against `baseDir`.
+ *
+ * @throws {ConfigError} naming `source` and the offending key
+ *
+ * @example
+ * ```ts
+ * import { validateConfig } from "./config.ts";
+ * const config = validateConfig({ path: "content", plugins: { blog: null, api: null } }, "/site");
+ * config.root; // "/site/content"
+ * ```
+ */
+export function validateConfig(
+  value: unknown,
+  baseDir: string,
+  source = "options",
+  prefix = CONFIG_KEY,
+): ContentConfig {
+  const fail = (key: string, expected: string, ...got: unknown[]): never => {
+    const tail = got.length > 0 ? `, got ${describe(got[0])}` : "";
+    throw new ConfigError(
+      `${source}: ${prefix}${key ? `.${key}` : ""}: expected ${expected}${tail}`,
+    );
+  };
+  if (!isMap(value)) fail("", "a map with a 'plugins' key", value);
+  const config = value as Record<string, unknown>;
+  for (const key of Object.keys(config)) {
+    if (!TOP_KEYS.has(key)) fail(key, "one of title, url, path, plugins (unknown key)");
+  }
+  const title = config.title;
+  if (title != null && typeof title !== "string") fail("title", "a string", title);
+  let url = config.url;
+  if (url != null) {
+    if (typeof url !== "string" || !isHttpUrl(url)) fail("url", "an absolute http(s) URL", url);
+    url = (url as string).replace(/\/+$/, "");
+  }
+  const path = config.path ?? ".";
+  if (typeof path !== "string" || path === "") fail("path", "a folder path string", path);
+  const plugins = config.plugins;
+  if (!isMap(plugins)) fail("plugins", "a map of plugin names", plugins);
+  const enabled: ContentPluginConfig[] = [];
+  let api = false, sitemap = false;
+  for (const [name, options] of Object.entries(plugins as Record<string, unknown>)) {
+    const key = `plugins.${name}`;
+    if (name === "api" || name === "sitemap") {
+      if (options !== null) fail(key, "null (~): this plugin takes no options", options);
+      if (name === "api") api = true;
+      else sitemap = true;
+      continue;
+    }
+    if (!(CONTENT_PLUGINS as readonly string[]).includes(name)) {
+      fail(
+        key,
+        `a plugin name: ${[...CONTENT_PLUGINS, "api", "sitemap"].join(", ")} (unknown plugin)`,
+      );
+    }
+    if (options !== null && !isMap(options)) fail(key, "null (~) or a map of options", options);
+    const opts = (options ?? {}) as Record<string, unknown>;
+    for (const opt of Object.keys(opts)) {
+      if (!PLUGIN_KEYS.has(opt)) {
+        fail(`${key}.${opt}`, "one of path, include, exclude (unknown option)");
+      }
+    }
+    const folder = opts.path ?? name;
+    if (
+      typeof folder !== "string" || folder === "" || folder.startsWith("/") ||
+      folder.split("/").includes("..")
+    ) {
+      fail(`${key}.path`, "a folder path inside the content root", folder);
+    }
+    const globs = (opt: "include" | "exclude") => {
+      const list = opts[opt];
+      if (list == null) return undefined;
+      if (!Array.isArray(list) || list.some((g) => typeof g !== "string" || g === "")) {
+        fail(`${key}.${opt}`, "a list of glob pattern strings", list);
+      }
+      return list as string[];
+    };
+    enabled.push({
+      name: name as ContentPluginName,
+      path: resolvePath("/", folder as string).slice(1),
+      include: globs("include"),
+      exclude: globs("exclude") ?? [],
+    });
+  }
+  return {
+    source,
+    title: (title as string | null) ?? undefined,
+    url: (url as string | null) ?? undefined,
+    root: resolvePath(baseDir, path as string),
+    plugins: enabled,
+    api,
+    sitemap,
+  };
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a map";
+  if (typeof value === "string") return JSON.stringify(value);
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Parses a front-matter date: `YYYY-MM-DD`, an ISO 8601 date-time (with `T`
+ * or a space, optional seconds and fraction, `Z` or `±HH:MM`; UTC when no
+ * zone is given) or an integer of Unix seconds. Impossible dates such as
+ * `2026-02-30` are rejected rather than rolled over.
+ *
+ * @returns epoch milliseconds, or `undefined` when the value is not a date.
+ *
+ * @example
+ * ```ts
+ * import { parseDate } from "./dates.ts";
+ * parseDate("2026-01-15"); // 1768435200000
+ * parseDate("2026-02-30"); // undefined
+ * ```
+ */
+export function parseDate(value: unknown): number | undefined {
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) && Math.abs(value) < 1e11 ? value * 1000 : undefined;
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+  if (typeof value !== "string") return undefined;
+  const m = DATE.exec(value.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone = "Z"] = m;
+  const year = +y, month = +mo, day = +d, hour = +h, minute = +mi, second = +s;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  let offset = 0;
+  if (zone !== "Z" && zone !== "z") {
+    const [zh, zm] = zone.slice(1).split(":").map(Number);
+    if (zh > 23 || zm > 59) return undefined;
+    offset = (zone[0] === "-" ? -1 : 1) * (zh * 60 + zm);
+  }
+  const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0;
+  return Date.UTC(year, month - 1, day, hour, minute - offset, second, ms);
+}
+
+const DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?[ ]?(Z|z|[+-]\d{2}:\d{2})?)?$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Prints epoch milliseconds as a UTC calendar date, `YYYY-MM-DD`.
+ *
+ * @example
+ * ```ts
+ * import { formatDay } from "./dates.ts";
+ * formatDay(Date.UTC(2026, 0, 15, 23, 59)); // "2026-01-15"
+ * ```
+ */
+export function formatDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * Prints epoch milliseconds as UTC `YYYY-MM-DD HH:MM:SS` (the feed's `meta.generated`).
+ *
+ * @example
+ * ```ts
+ * import { formatTimestamp } from "./dates.ts";
+ * formatTimestamp(Date.UTC(2026, 10, 21, 9, 15, 2)); // "2026-11-21 09:15:02"
+ * ```
+ */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}

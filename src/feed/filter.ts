@@ -1,0 +1,79 @@
+import type { Index } from "../index/build.ts";
+import type { Item } from "../index/item.ts";
+import type { Filters } from "./query.ts";
+
+/**
+ * The feed items that match the filters, in feed order, before paging
+ * (SPEC 6.1). Starts from the shortest precomputed candidate list, then
+ * checks the remaining conditions. Pure.
+ *
+ * @example
+ * ```ts
+ * import { filterItems } from "./filter.ts";
+ * const matches = filterItems(index, { type: "docs", page: 1 });
+ * ```
+ */
+export function filterItems(index: Index, filters: Filters): readonly Item[] {
+  if (filters.indexable === false) return [];
+  let candidates: readonly Item[] = index.feed;
+  const lists = index.lists;
+  const keyed: [ReadonlyMap<string, readonly Item[]>, string | undefined][] = [
+    [lists.type, filters.type],
+    [lists.category, filters.category],
+    [lists.tag, filters.tag],
+    [lists.author, filters.author],
+    [lists.year, filters.year],
+  ];
+  for (const [map, key] of keyed) {
+    if (key === undefined) continue;
+    const list = map.get(key) ?? [];
+    if (list.length < candidates.length) candidates = list;
+  }
+  const month = filters.month === undefined ? undefined : String(filters.month).padStart(2, "0");
+  const { type, category, tag, author, year, searchable, search } = filters;
+  const checks: ((item: Item) => boolean)[] = [];
+  if (type !== undefined) checks.push((item) => item.type === type);
+  if (category !== undefined) checks.push((item) => item.category === category);
+  if (tag !== undefined) checks.push((item) => item.tags.some((t) => t.slug === tag));
+  if (author !== undefined) checks.push((item) => item.authors.some((a) => a.slug === author));
+  if (year !== undefined) checks.push((item) => item.date.startsWith(year));
+  if (month !== undefined) checks.push((item) => item.date.slice(5, 7) === month);
+  if (searchable !== undefined) checks.push((item) => item.searchable === searchable);
+  if (search !== undefined) {
+    checks.push((item) => search.every((term) => item.searchText.includes(term)));
+  }
+  if (checks.length === 0) return candidates;
+  return candidates.filter((item) => checks.every((check) => check(item)));
+}
+
+/** One page of matches and where it sits. */
+export interface Page {
+  readonly items: readonly Item[];
+  /** Matches before paging. */
+  readonly total: number;
+  readonly page: number;
+  /** Pages in all (at least 1); `undefined` without `limit`. */
+  readonly last: number | undefined;
+}
+
+/**
+ * Cuts one page out of the matches: items `(page-1)*limit` onward, at most
+ * `limit`; past the end the page is empty. Pure.
+ *
+ * @example
+ * ```ts
+ * import { paginate } from "./filter.ts";
+ * paginate(["a", "b", "c"] as never[], { limit: 2, page: 2 }).items; // ["c"]
+ * ```
+ */
+export function paginate(matches: readonly Item[], filters: Pick<Filters, "limit" | "page">): Page {
+  const total = matches.length;
+  if (filters.limit === undefined) return { items: matches, total, page: 1, last: undefined };
+  const start = (filters.page - 1) * filters.limit;
+  return {
+    items: start >= total ? [] : matches.slice(start, start + filters.limit),
+    total,
+    page: filters.page,
+    last: Math.max(1, Math.ceil(total / filters.limit)),
+  };
+}

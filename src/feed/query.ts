@@ -1,0 +1,179 @@
+import { fold, slugify } from "../slugify.ts";
+
+/** Parsed, validated feed filters (SPEC 6.1). Absent filters are `undefined`. */
+export interface Filters {
+  readonly type?: string;
+  readonly category?: string;
+  /** Slug of the tag. */
+  readonly tag?: string;
+  /** Slug of the author. */
+  readonly author?: string;
+  /** Folded search terms; every one must occur. */
+  readonly search?: readonly string[];
+  readonly year?: string;
+  /** 1–12. */
+  readonly month?: number;
+  readonly indexable?: boolean;
+  readonly searchable?: boolean;
+  readonly limit?: number;
+  /** 1 when absent. */
+  readonly page: number;
+}
+
+/** A query that cannot be answered: the parameter and a sentence for `detail`. */
+export interface QueryProblem {
+  readonly parameter: string;
+  readonly detail: string;
+}
+
+/** What {@link parseQuery} needs to know about the index: the enabled values. */
+export interface QueryVocabulary {
+  readonly types: readonly string[];
+  readonly categories: readonly string[];
+}
+
+/** The parameters of `GET /api/content.json`, in documentation order. */
+export const FEED_PARAMETERS = [
+  "type",
+  "category",
+  "tag",
+  "author",
+  "search",
+  "year",
+  "month",
+  "indexable",
+  "searchable",
+  "limit",
+  "page",
+] as const;
+
+const KNOWN = new Set<string>(FEED_PARAMETERS);
+const BOOL: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
+const MAX_LIMIT = 10000;
+const MAX_SEARCH = 200;
+
+/**
+ * Parses a query string into {@link Filters}, or the first problem with it
+ * (SPEC 6.1): an unknown or repeated parameter, a value outside its accepted
+ * set, `month` without `year`, `page` without `limit`. An empty value counts
+ * as absent. Pure.
+ *
+ * @example
+ * ```ts
+ * import { parseQuery } from "./query.ts";
+ * const vocabulary = { types: ["docs"], categories: ["doc"] };
+ * parseQuery(new URLSearchParams("type=docs&limit=20"), vocabulary);
+ * // { filters: { type: "docs", limit: 20, page: 1 } }
+ * parseQuery(new URLSearchParams("limit=abc"), vocabulary);
+ * // { problem: { parameter: "limit", detail: 'limit must be an integer from 1 to 10000, got "abc"' } }
+ * ```
+ */
+export function parseQuery(
+  params: URLSearchParams,
+  vocabulary: QueryVocabulary,
+): { filters: Filters; problem?: undefined } | { problem: QueryProblem; filters?: undefined } {
+  const values = new Map<string, string>();
+  for (const [key, value] of params) {
+    if (!KNOWN.has(key)) {
+      return problem(
+        key,
+        `unknown parameter ${JSON.stringify(key)}; accepted: ${FEED_PARAMETERS.join(", ")}`,
+      );
+    }
+    if (values.has(key)) return problem(key, `${key} may be given only once`);
+    values.set(key, value);
+  }
+  const get = (key: string) => values.get(key) || undefined;
+  const filters: { -readonly [K in keyof Filters]: Filters[K] } = { page: 1 };
+
+  const type = get("type");
+  if (type !== undefined) {
+    if (!vocabulary.types.includes(type)) {
+      return problem(
+        "type",
+        `type must be one of ${vocabulary.types.join(", ")}, got ${JSON.stringify(type)}`,
+      );
+    }
+    filters.type = type;
+  }
+  const category = get("category");
+  if (category !== undefined) {
+    if (!vocabulary.categories.includes(category)) {
+      return problem(
+        "category",
+        `category must be one of ${vocabulary.categories.join(", ")}, got ${
+          JSON.stringify(category)
+        }`,
+      );
+    }
+    filters.category = category;
+  }
+  const tag = get("tag");
+  if (tag !== undefined) filters.tag = slugify(tag);
+  const author = get("author");
+  if (author !== undefined) filters.author = slugify(author);
+  const search = get("search");
+  if (search !== undefined) {
+    if ([...search].length > MAX_SEARCH) {
+      return problem(
+        "search",
+        `search must be at most ${MAX_SEARCH} characters, got ${[...search].length}`,
+      );
+    }
+    const terms = fold(search).split(/\s+/).filter(Boolean);
+    if (terms.length > 0) filters.search = terms;
+  }
+  const year = get("year");
+  if (year !== undefined) {
+    if (!/^\d{4}$/.test(year)) {
+      return problem("year", `year must be four digits, got ${JSON.stringify(year)}`);
+    }
+    filters.year = year;
+  }
+  const month = get("month");
+  if (month !== undefined) {
+    if (!/^\d{1,2}$/.test(month) || +month < 1 || +month > 12) {
+      return problem(
+        "month",
+        `month must be an integer from 1 to 12, got ${JSON.stringify(month)}`,
+      );
+    }
+    if (year === undefined) {
+      return problem("month", "month needs year (for example year=2026&month=3)");
+    }
+    filters.month = +month;
+  }
+  for (const key of ["indexable", "searchable"] as const) {
+    const value = get(key);
+    if (value === undefined) continue;
+    if (!(value in BOOL)) {
+      return problem(key, `${key} must be true, false, 1 or 0, got ${JSON.stringify(value)}`);
+    }
+    filters[key] = BOOL[value];
+  }
+  const limit = get("limit");
+  if (limit !== undefined) {
+    if (!/^\d{1,6}$/.test(limit) || +limit < 1 || +limit > MAX_LIMIT) {
+      return problem(
+        "limit",
+        `limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`,
+      );
+    }
+    filters.limit = +limit;
+  }
+  const page = get("page");
+  if (page !== undefined) {
+    if (!/^\d{1,15}$/.test(page) || +page < 1) {
+      return problem("page", `page must be an integer of at least 1, got ${JSON.stringify(page)}`);
+    }
+    if (limit === undefined) {
+      return problem("page", "page needs limit (for example limit=20&page=2)");
+    }
+    filters.page = +page;
+  }
+  return { filters };
+}
+
+function problem(parameter: string, detail: string) {
+  return { problem: { parameter, detail } };
+}

@@ -1,0 +1,74 @@
+import { CORE_SCHEMA, load } from "js-yaml";
+
+/** What {@link extract} returns: the parsed front matter, the body and the raw block. */
+export interface Extract<T = Record<string, unknown>> {
+  /** The front matter as a map (empty when the file has none). */
+  attrs: T;
+  /** Everything after the closing `---` line, untrimmed. */
+  body: string;
+  /** The raw YAML between the two `---` lines ("" when absent). */
+  frontMatter: string;
+}
+
+/** Thrown by {@link extract} when the front matter is not valid YAML or not a map. */
+export class FrontMatterError extends Error {
+  /** 1-based line of the file where the problem is, when known. */
+  readonly line: number | undefined;
+  constructor(message: string, line?: number) {
+    super(message);
+    this.name = "FrontMatterError";
+    this.line = line;
+  }
+}
+
+const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
+const CLOSE = /^---[ \t]*$/m;
+
+/**
+ * Splits a document into YAML front matter and body, shaped like
+ * `@std/front-matter`'s `extract()` so the std module can replace it with a
+ * one-line change. A UTF-8 BOM and CRLF line endings are accepted. A document
+ * without an opening `---` line has empty `attrs` and is all body; an opening
+ * line without a closing one is an error (the body would otherwise swallow
+ * the YAML).
+ *
+ * The YAML goes through js-yaml's core schema: it is about 8× faster than
+ * `yaml` on front matter (SPEC 1 and `deno task bench`), and the core schema
+ * keeps dates as strings so that impossible dates are caught by our own
+ * parser instead of silently rolling over.
+ *
+ * @example
+ * ```ts
+ * import { extract } from "./front_matter.ts";
+ * const { attrs, body } = extract("---\ntitle: Hi\n---\nHello");
+ * // attrs = { title: "Hi" }, body = "Hello"
+ * ```
+ */
+export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
+  const open = OPEN.exec(text);
+  if (!open) {
+    return { attrs: {} as T, body: text.replace(/^\uFEFF/, ""), frontMatter: "" };
+  }
+  const rest = text.slice(open[0].length);
+  const close = CLOSE.exec(rest);
+  // An empty block ("---\n---") closes on the very first line of `rest`.
+  if (!close) throw new FrontMatterError("front matter has no closing '---' line", 1);
+  const frontMatter = rest.slice(0, close.index).replace(/\r?\n$/, "");
+  let body = rest.slice(close.index + close[0].length);
+  body = body.replace(/^\r?\n/, "");
+  let attrs: unknown;
+  try {
+    attrs = load(frontMatter, { schema: CORE_SCHEMA });
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number } }).mark;
+    const reason = (error as { reason?: string }).reason ?? String(error);
+    // +2: the mark is 0-based within the block, which starts on line 2.
+    const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
+    throw new FrontMatterError(`invalid YAML in front matter: ${reason}`, line);
+  }
+  if (attrs === null || attrs === undefined) attrs = {};
+  if (typeof attrs !== "object" || Array.isArray(attrs)) {
+    throw new FrontMatterError("front matter must be a YAML map of keys to values", 2);
+  }
+  return { attrs: attrs as T, body, frontMatter };
+}

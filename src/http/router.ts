@@ -1,0 +1,194 @@
+import { Router } from "itty-router";
+import { filterItems, paginate } from "../feed/filter.ts";
+import { parseQuery } from "../feed/query.ts";
+import { pageLinks, renderFeed, renderItem, renderSitemap } from "../feed/render.ts";
+import type { Index } from "../index/build.ts";
+import { openApiDocument } from "./openapi.ts";
+import {
+  type HttpSettings,
+  represent,
+  type Representation,
+  sendPreflight,
+  sendProblem,
+  sendRepresentation,
+} from "./respond.ts";
+
+/** What the HTTP layer needs from the rest of the service. */
+export interface HandlerOptions extends HttpSettings {
+  /** The current index (read once per request, so a swap never splits one). */
+  readonly index: () => Index;
+  /** Configured base URL without trailing slash; `undefined` means the request's origin. */
+  readonly baseUrl: string | undefined;
+  /** Where the detail of a 500 goes. */
+  readonly logError: (message: string) => void;
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const XML_TYPE = "application/xml; charset=utf-8";
+/** Longer request URLs are answered 414. */
+export const MAX_URL = 8192;
+const CACHE_ENTRIES = 256;
+
+interface Made {
+  type: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+interface Cached {
+  representation: Representation;
+  headers: Record<string, string> | undefined;
+}
+
+interface Routed {
+  method: string;
+  url: string;
+  request: Request;
+  index: Index;
+  base: string;
+  params: Record<string, string>;
+}
+
+/**
+ * Builds the service's `fetch(Request)` (SPEC 6–9): the feed, item JSON
+ * forms, sitemap and OpenAPI routes under the base URL's path, `HEAD` beside
+ * every `GET`, `405` for other methods, `OPTIONS` preflights, and
+ * problem+json for every error. Responses are cached per index version, so
+ * a repeated request costs about what its bytes cost.
+ *
+ * @example
+ * ```ts
+ * import { createHandler } from "./router.ts";
+ * const fetch = createHandler({ index: () => index, baseUrl: undefined, cors: true,
+ *   cacheControl: "public, max-age=60", logError: console.error });
+ * const response = await fetch(new Request("http://localhost/api/content.json"));
+ * ```
+ */
+export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+  const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
+  const caches = new WeakMap<Index, Map<string, Promise<Cached>>>();
+
+  const cached = (r: Routed, key: string, make: () => Made): Promise<Cached> => {
+    let cache = caches.get(r.index);
+    if (!cache) caches.set(r.index, cache = new Map());
+    const full = `${r.base}\n${key}`;
+    let rep = cache.get(full);
+    if (rep) {
+      cache.delete(full); // most recently used goes last
+    } else {
+      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+      const { type, body, headers } = make();
+      rep = represent(type, body).then((representation) => ({ representation, headers }));
+    }
+    cache.set(full, rep);
+    return rep;
+  };
+  const send = async (r: Routed, pending: Promise<Cached>) => {
+    const { representation, headers } = await pending;
+    return sendRepresentation(r.request, representation, options, r.index.builtAt, headers);
+  };
+  const problem = (r: Routed, status: number, detail: string, extra?: Record<string, string>) =>
+    sendProblem(r.request, status, detail, options, extra);
+  const notFound = (r: Routed) => problem(r, 404, `nothing at ${new URL(r.url).pathname}`);
+
+  const feed = (r: Routed) => {
+    if (!r.index.settings.api) return notFound(r);
+    const params = new URL(r.url).searchParams;
+    const parsed = parseQuery(params, r.index);
+    if (parsed.problem) return problem(r, 400, parsed.problem.detail);
+    return send(
+      r,
+      cached(r, `feed?${params}`, () => {
+        const page = paginate(filterItems(r.index, parsed.filters), parsed.filters);
+        const link = pageLinks(`${r.base}/api/content.json`, params, page);
+        return {
+          type: JSON_TYPE,
+          body: renderFeed(r.index, page, r.base),
+          headers: link ? { Link: link } : undefined,
+        };
+      }),
+    );
+  };
+  const sitemap = (r: Routed) => {
+    if (!r.index.settings.sitemap) return notFound(r);
+    return send(
+      r,
+      cached(r, "sitemap", () => ({ type: XML_TYPE, body: renderSitemap(r.index, r.base) })),
+    );
+  };
+  const openapi = (r: Routed) =>
+    send(
+      r,
+      cached(r, "openapi", () => ({
+        type: JSON_TYPE,
+        body: JSON.stringify(openApiDocument(r.index, r.base)),
+      })),
+    );
+  const item = (r: Routed) => {
+    let key: string;
+    try {
+      key = `${decodeURIComponent(r.params.type)}/${decodeURIComponent(r.params.uri)}`;
+    } catch {
+      return notFound(r);
+    }
+    const found = r.index.byPath.get(key);
+    if (!found) return notFound(r);
+    return send(
+      r,
+      cached(
+        r,
+        `item:${key}`,
+        () => ({ type: JSON_TYPE, body: renderItem(r.index, found, r.base) }),
+      ),
+    );
+  };
+
+  const router = Router<Routed>({ base: basePath });
+  for (const method of ["get", "head"] as const) {
+    router[method]("/api/content.json", feed);
+    router[method]("/api/openapi.json", openapi);
+    router[method]("/sitemap.xml", sitemap);
+    router[method]("/:type/:uri+.json", item);
+  }
+  router.options("*", () => sendPreflight(options));
+  // itty-router has no 405 of its own: a known path with another method lands here.
+  const known = new RegExp(
+    `^${escape(basePath)}/(?:api/content\\.json|api/openapi\\.json|sitemap\\.xml|[^/]+/.+\\.json)$`,
+  );
+  router.all("*", (r) => {
+    if (r.method === "GET" || r.method === "HEAD" || !known.test(new URL(r.url).pathname)) {
+      return notFound(r);
+    }
+    return problem(r, 405, `${r.method} is not allowed; use GET or HEAD`, { Allow: "GET, HEAD" });
+  });
+
+  return async (request: Request): Promise<Response> => {
+    const index = options.index();
+    const base = options.baseUrl ?? new URL(request.url).origin;
+    const routed: Routed = {
+      method: request.method,
+      url: request.url,
+      request,
+      index,
+      base,
+      params: {},
+    };
+    try {
+      if (request.url.length > MAX_URL) {
+        return problem(routed, 414, `the URL is longer than ${MAX_URL} characters`);
+      }
+      return await router.fetch(routed) as Response;
+    } catch (error) {
+      options.logError(`${request.method} ${request.url}: ${(error as Error)?.stack ?? error}`);
+      return problem(
+        routed,
+        500,
+        "the server could not answer this request; the log has the details",
+      );
+    }
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

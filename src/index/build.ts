@@ -1,0 +1,275 @@
+import type { ContentConfig } from "../config.ts";
+import { formatTimestamp } from "../dates.ts";
+import { deriveFields, type FileFields } from "../item/derive.ts";
+import { categoryAt, type PluginDeclaration, PLUGINS } from "../plugins.ts";
+import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import type { Item, Tag } from "./item.ts";
+import { compareText, placeFiles, type TreeNode } from "./tree.ts";
+
+/** What the index keeps of the configuration. */
+export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitemap"> & {
+  /** Enabled content plugins, in config order, with their folders. */
+  readonly plugins: readonly { readonly name: string; readonly path: string }[];
+};
+
+/**
+ * The content index: an immutable value built once per content version and
+ * swapped in one assignment. Everything a request needs is here.
+ */
+export interface Index {
+  readonly settings: IndexSettings;
+  /** Epoch ms of the build; `meta.generated` and `Last-Modified`. */
+  readonly builtAt: number;
+  /** `builtAt` as `YYYY-MM-DD HH:MM:SS` UTC. */
+  readonly generated: string;
+  /** Every served (non-draft) item: plugins in config order, depth-first. */
+  readonly items: readonly Item[];
+  /** The feed-eligible items, in feed order. */
+  readonly feed: readonly Item[];
+  /** Served items by `type/uri`. */
+  readonly byPath: ReadonlyMap<string, Item>;
+  /** Enabled types and their categories, for validation messages. */
+  readonly types: readonly string[];
+  readonly categories: readonly string[];
+  /** Feed items by filter value, each list in feed order. */
+  readonly lists: {
+    readonly type: ReadonlyMap<string, readonly Item[]>;
+    readonly category: ReadonlyMap<string, readonly Item[]>;
+    readonly tag: ReadonlyMap<string, readonly Item[]>;
+    readonly author: ReadonlyMap<string, readonly Item[]>;
+    readonly year: ReadonlyMap<string, readonly Item[]>;
+  };
+  /** Served items per plugin, in config order (the start-up line). */
+  readonly counts: readonly {
+    readonly plugin: string;
+    readonly items: number;
+    readonly feed: number;
+  }[];
+  readonly warnings: readonly Warning[];
+}
+
+interface Draft {
+  node: TreeNode;
+  fields: FileFields;
+  plugin: PluginDeclaration;
+  uri: string;
+  draft: boolean;
+  time: number;
+  parent: Draft | undefined;
+  children: Draft[];
+}
+
+/**
+ * Builds an {@link Index} from parsed files (SPEC 3–5). Pure: the files come
+ * from disk or from a snapshot, the clock comes in as `builtAt`.
+ *
+ * @param warnings collects what is wrong with files and folders (the caller logs them)
+ *
+ * @example
+ * ```ts
+ * import { buildIndex } from "./build.ts";
+ * const index = buildIndex([
+ *   { plugin: "docs", path: "intro.md", checksum: "00", mtime: 0, attrs: { title: "Intro" }, body: "x".repeat(120) },
+ * ], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [{ name: "docs", path: "docs" }] }, 0);
+ * index.feed[0].id; // "docs_doc_intro"
+ * ```
+ */
+export function buildIndex(
+  files: readonly ParsedFile[],
+  settings: IndexSettings,
+  builtAt: number,
+  warnings: Warning[] = [],
+): Index {
+  const byPlugin = new Map<string, ParsedFile[]>();
+  for (const file of files) {
+    const list = byPlugin.get(file.plugin);
+    if (list) list.push(file);
+    else byPlugin.set(file.plugin, [file]);
+  }
+  const served: Draft[] = [];
+  const counts: { plugin: string; items: number; feed: number }[] = [];
+  for (const { name, path } of settings.plugins) {
+    const plugin = PLUGINS[name as keyof typeof PLUGINS];
+    const roots = pluginTree(byPlugin.get(name) ?? [], plugin, path, warnings);
+    const before = served.length;
+    const walk = (list: Draft[]) => {
+      for (const draft of list) {
+        served.push(draft);
+        walk(draft.children);
+      }
+    };
+    walk(roots);
+    counts.push({ plugin: name, items: served.length - before, feed: 0 });
+  }
+
+  const eligible = (d: Draft) => d.node.file.body !== "" && d.fields.indexable;
+  const tagCounts = new Map<string, number>();
+  for (const d of served) {
+    if (!eligible(d)) continue;
+    for (const tag of d.fields.tags) tagCounts.set(tag.slug, (tagCounts.get(tag.slug) ?? 0) + 1);
+  }
+  const idOf = (d: Draft) =>
+    `${d.plugin.type}_${categoryAt(d.plugin, d.node.depth)}_${d.uri.replaceAll("/", "_")}`;
+
+  const items: Item[] = [];
+  const feed: Item[] = [];
+  const byPath = new Map<string, Item>();
+  const lists = {
+    type: new Map<string, Item[]>(),
+    category: new Map<string, Item[]>(),
+    tag: new Map<string, Item[]>(),
+    author: new Map<string, Item[]>(),
+    year: new Map<string, Item[]>(),
+  };
+  let pluginIndex = 0, left = counts[0]?.items ?? 0;
+  for (const d of served) {
+    while (left === 0 && pluginIndex < counts.length - 1) left = counts[++pluginIndex].items;
+    left--;
+    const f = d.fields;
+    const tags: Tag[] = f.tags.map((t) => ({
+      name: t.name,
+      slug: t.slug,
+      count: tagCounts.get(t.slug) ?? 0,
+    }));
+    const fields = {
+      id: idOf(d),
+      checksum: d.node.file.checksum,
+      type: d.plugin.type,
+      category: categoryAt(d.plugin, d.node.depth),
+      uri: d.uri,
+      image: f.image,
+      title: f.title,
+      description: f.description,
+      authors: f.authors,
+      tags,
+      date: f.date,
+      last_update: f.lastUpdate,
+      time: d.time,
+    };
+    const json = JSON.stringify(fields);
+    const imageAt = json.indexOf(',"image":');
+    const titleAt = json.indexOf(',"title":', imageAt);
+    const item: Item = {
+      ...fields,
+      body: d.node.file.body,
+      parent: d.parent ? idOf(d.parent) : null,
+      children: d.children.map(idOf),
+      indexable: f.indexable,
+      searchable: f.searchable,
+      eligible: eligible(d),
+      searchText: f.searchText,
+      file: `${pluginPathOf(settings, d.node.file.plugin)}/${d.node.file.path}`,
+      jsonHead: `${json.slice(0, imageAt)},"link":`,
+      jsonTail: json.slice(titleAt),
+      jsonDetail: `,"body":${JSON.stringify(d.node.file.body)},"parent":${
+        JSON.stringify(d.parent ? idOf(d.parent) : null)
+      },"children":${JSON.stringify(d.children.map(idOf))}}`,
+    };
+    items.push(item);
+    byPath.set(`${item.type}/${item.uri}`, item);
+    if (!item.eligible) continue;
+    counts[pluginIndex].feed++;
+    feed.push(item);
+    add(lists.type, item.type, item);
+    add(lists.category, item.category, item);
+    for (const tag of item.tags) add(lists.tag, tag.slug, item);
+    for (const author of item.authors) add(lists.author, author.slug, item);
+    add(lists.year, item.date.slice(0, 4), item);
+  }
+  const types = settings.plugins.map((p) => PLUGINS[p.name as keyof typeof PLUGINS].type);
+  const categories = [
+    ...new Set(settings.plugins.flatMap((p) => PLUGINS[p.name as keyof typeof PLUGINS].categories)),
+  ];
+  return {
+    settings,
+    builtAt,
+    generated: formatTimestamp(builtAt),
+    items,
+    feed,
+    byPath,
+    types,
+    categories,
+    lists,
+    counts,
+    warnings,
+  };
+}
+
+function pluginPathOf(settings: IndexSettings, name: string): string {
+  return settings.plugins.find((p) => p.name === name)?.path ?? name;
+}
+
+function add(map: Map<string, Item[]>, key: string, item: Item) {
+  const list = map.get(key);
+  if (list) {
+    if (list[list.length - 1] !== item) list.push(item);
+  } else map.set(key, [item]);
+}
+
+/** One plugin's served items as a forest, siblings ordered (SPEC 3, 5). */
+function pluginTree(
+  files: readonly ParsedFile[],
+  plugin: PluginDeclaration,
+  prefix: string,
+  warnings: Warning[],
+): Draft[] {
+  const nodes = placeFiles(files, plugin, prefix, warnings);
+  const byKey = new Map<string, Draft>();
+  const roots: Draft[] = [];
+  const uris = new Map<string, Draft>();
+  // Parents before children, and within a level path order, so the first in path order wins a clash.
+  const ordered = [...nodes].sort((a, b) =>
+    a.depth - b.depth || compareText(a.file.path, b.file.path)
+  );
+  for (const node of ordered) {
+    const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
+    if (node.parentKey && !parent) continue; // its parent lost a clash
+    const fields = deriveFields(node.file, `${prefix}/${node.file.path}`, warnings);
+    const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
+    const clash = uris.get(uri);
+    if (clash) {
+      warnings.push({
+        file: `${prefix}/${node.file.path}`,
+        message:
+          `same uri '${uri}' as ${prefix}/${clash.node.file.path} (the first in path order is kept); left out`,
+      });
+      continue;
+    }
+    const draft: Draft = {
+      node,
+      fields,
+      plugin,
+      uri,
+      draft: fields.draft || (parent?.draft ?? false),
+      time: fields.time,
+      parent,
+      children: [],
+    };
+    uris.set(uri, draft);
+    byKey.set(node.key, draft);
+    if (draft.draft) continue; // a draft hides its subtree: its children find no parent
+    if (parent) parent.children.push(draft);
+    else roots.push(draft);
+  }
+  const sortAndSum = (list: Draft[]) => {
+    list.sort(compareSiblings);
+    for (const d of list) {
+      sortAndSum(d.children);
+      if (plugin.sumsTime && d.children.length > 0 && !d.fields.timeSet) {
+        d.time = d.children.reduce((sum, c) => sum + c.time, 0);
+      }
+    }
+  };
+  sortAndSum(roots);
+  return roots;
+}
+
+function compareSiblings(a: Draft, b: Draft): number {
+  const pa = a.fields.position, pb = b.fields.position;
+  if (pa !== undefined || pb !== undefined) {
+    if (pa === undefined) return 1;
+    if (pb === undefined) return -1;
+    if (pa !== pb) return pa - pb;
+  }
+  return b.fields.dateMs - a.fields.dateMs || compareText(a.node.file.path, b.node.file.path);
+}

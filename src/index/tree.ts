@@ -1,0 +1,150 @@
+import type { ContentPluginConfig } from "../config.ts";
+import { globMatcher } from "../glob.ts";
+import { stem } from "../path.ts";
+import type { PluginDeclaration } from "../plugins.ts";
+import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+
+/** A file placed in its plugin's hierarchy. */
+export interface TreeNode {
+  readonly file: ParsedFile;
+  /** Path without extension, relative to the plugin folder: the key children hang from. */
+  readonly key: string;
+  /** 1 for top-level files. */
+  readonly depth: number;
+  /** The parent's key, or `""` at the top. */
+  readonly parentKey: string;
+}
+
+/**
+ * Whether a relative path can be content at all (SPEC 3): no segment starts
+ * with `.` or `_` (dot and underscore folders are skipped too, the way static
+ * site generators treat them) and none is `_attachments`.
+ *
+ * @example
+ * ```ts
+ * import { isContentPath } from "./tree.ts";
+ * isContentPath("guide/intro.md"); // true
+ * isContentPath("guide/_attachments/a.md"); // false
+ * ```
+ */
+export function isContentPath(path: string): boolean {
+  return !path.split("/").some((part) => part.startsWith(".") || part.startsWith("_"));
+}
+
+/**
+ * Selects a plugin's files by its include and exclude globs.
+ *
+ * @example
+ * ```ts
+ * import { fileSelector } from "./tree.ts";
+ * import { PLUGINS } from "../plugins.ts";
+ * const select = fileSelector(PLUGINS.docs, { name: "docs", path: "docs", include: undefined, exclude: ["drafts/**"] });
+ * select("guide.md"); // true
+ * select("drafts/wip.md"); // false
+ * ```
+ */
+export function fileSelector(
+  plugin: PluginDeclaration,
+  options: ContentPluginConfig,
+): (path: string) => boolean {
+  const include = globMatcher(options.include ?? plugin.include);
+  const exclude = globMatcher(options.exclude);
+  return (path) => isContentPath(path) && include(path) && !exclude(path);
+}
+
+/**
+ * Places one plugin's files in their hierarchy (SPEC 3): a file `x.md` and a
+ * folder `x/` beside it make `x` the parent of what is inside. Files in a
+ * folder without a file of its own name are left out with one warning naming
+ * the folder; files deeper than the plugin allows are left out with a
+ * warning; of two files with the same path but for the extension, the first
+ * in path order stays. Returns nodes in path order; `prefix` is the plugin
+ * folder, for warnings.
+ *
+ * @example
+ * ```ts
+ * import { placeFiles } from "./tree.ts";
+ * import { PLUGINS } from "../plugins.ts";
+ * const file = (path: string) => ({ plugin: "docs", path, checksum: "", mtime: 0, attrs: {}, body: "" });
+ * const nodes = placeFiles([file("a.md"), file("a/b.md")], PLUGINS.docs, "docs", []);
+ * nodes.map((n) => n.parentKey); // ["", "a"]
+ * ```
+ */
+export function placeFiles(
+  files: readonly ParsedFile[],
+  plugin: PluginDeclaration,
+  prefix: string,
+  warnings: Warning[],
+): TreeNode[] {
+  const sorted = [...files].sort((a, b) => compareText(a.path, b.path));
+  const byKey = new Map<string, ParsedFile>();
+  for (const file of sorted) {
+    const slash = file.path.lastIndexOf("/");
+    const key = file.path.slice(0, slash + 1) + stem(file.path.slice(slash + 1));
+    const first = byKey.get(key);
+    if (first) {
+      warnings.push({
+        file: `${prefix}/${file.path}`,
+        message: `same item as ${prefix}/${first.path} (the first in path order is kept); left out`,
+      });
+    } else byKey.set(key, file);
+  }
+  const placed = new Set<string>();
+  const reported = new Set<string>();
+  const nodes: TreeNode[] = [];
+  const keys = [...byKey.keys()].sort((a, b) => depthOf(a) - depthOf(b) || compareText(a, b));
+  for (const key of keys) {
+    const file = byKey.get(key)!;
+    const depth = depthOf(key);
+    const parentKey = key.slice(0, Math.max(key.lastIndexOf("/"), 0));
+    if (parentKey && !placed.has(parentKey)) {
+      // Report only the topmost folder that lacks its file.
+      if (!byKey.has(parentKey) && !hasReportedAncestor(parentKey, reported)) {
+        reported.add(parentKey);
+        warnings.push({
+          file: `${prefix}/${parentKey}/`,
+          message: `folder has no file of its own name (${
+            parentKey.slice(parentKey.lastIndexOf("/") + 1)
+          }.md), so it is not content; its files are left out`,
+        });
+      }
+      continue;
+    }
+    if (depth > plugin.maxDepth) {
+      warnings.push({
+        file: `${prefix}/${file.path}`,
+        message: `deeper than the ${plugin.maxDepth} levels ${plugin.type} allows; left out`,
+      });
+      continue;
+    }
+    placed.add(key);
+    nodes.push({ file, key, depth, parentKey });
+  }
+  return nodes.sort((a, b) => compareText(a.file.path, b.file.path));
+}
+
+function hasReportedAncestor(key: string, reported: Set<string>): boolean {
+  for (let i = key.lastIndexOf("/"); i > 0; i = key.lastIndexOf("/", i - 1)) {
+    if (reported.has(key.slice(0, i))) return true;
+  }
+  return false;
+}
+
+function depthOf(key: string): number {
+  let depth = 1;
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 47) depth++;
+  return depth;
+}
+
+/**
+ * Code-unit order, the same on every runtime and locale ("path order").
+ *
+ * @example
+ * ```ts
+ * import { compareText } from "./tree.ts";
+ * ["b", "a"].sort(compareText); // ["a", "b"]
+ * ```
+ */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

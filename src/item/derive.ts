@@ -1,0 +1,182 @@
+import { formatDay, parseDate } from "../dates.ts";
+import { stem } from "../path.ts";
+import { fold, slugify } from "../slugify.ts";
+import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./people.ts";
+import { preview } from "./preview.ts";
+import { countWords, readingTime } from "./reading_time.ts";
+
+/**
+ * The fields of an item that depend on its file alone (SPEC 4). Fields that
+ * need the tree (`uri`, `id`, `category`, academy time sums, inherited
+ * drafts, tag counts) are added when the index is built.
+ */
+export interface FileFields {
+  /** The item's own URI segment. */
+  readonly slug: string;
+  readonly title: string;
+  readonly description: string;
+  /** Front matter `image` as written (made absolute at render time), or `null`. */
+  readonly image: string | null;
+  readonly authors: readonly NameSlug[];
+  readonly tags: readonly NameSlug[];
+  /** `YYYY-MM-DD`. */
+  readonly date: string;
+  /** Epoch ms of `date`, for ordering (newest first). */
+  readonly dateMs: number;
+  readonly lastUpdate: string;
+  /** Reading minutes of this file's own body (or its front matter `time`). */
+  readonly time: number;
+  /** Whether `time` came from front matter (academy sums do not override it then). */
+  readonly timeSet: boolean;
+  readonly draft: boolean;
+  /** Front matter `indexable`/`searchable` when boolean, else the SPEC 4 default. */
+  readonly indexable: boolean;
+  readonly searchable: boolean;
+  /** `sidebar_position` (or `order`), when a finite number. */
+  readonly position: number | undefined;
+  /** Folded title, description and body: what `search` terms are looked up in. */
+  readonly searchText: string;
+}
+
+const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
+
+/**
+ * Derives a {@link FileFields} from a parsed file. A value of the wrong type
+ * or an unparsable date falls back to its default and adds a warning naming
+ * the file and the key; the item is never lost for it.
+ *
+ * @param shown the path printed in warnings
+ *
+ * @example
+ * ```ts
+ * import { deriveFields } from "./derive.ts";
+ * const warnings: { file: string; message: string }[] = [];
+ * const fields = deriveFields({
+ *   plugin: "blog", path: "2026-03-14-hello.md", checksum: "", mtime: 0,
+ *   attrs: { title: "Hello", tags: ["Deno"] }, body: "Hi there.",
+ * }, "blog/2026-03-14-hello.md", warnings);
+ * fields.date; // "2026-03-14"
+ * fields.tags; // [{ name: "Deno", slug: "deno" }]
+ * ```
+ */
+export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[]): FileFields {
+  const attrs = file.attrs;
+  const warn = (key: string, expected: string, fallback: string) =>
+    warnings.push({
+      file: shown,
+      message: `front matter '${key}': expected ${expected}, got ${
+        JSON.stringify(attrs[key]) ?? String(attrs[key])
+      }; using ${fallback}`,
+    });
+  const str = (key: string): string | undefined => {
+    const value = attrs[key];
+    if (value == null) return undefined;
+    if (typeof value === "string") return value;
+    warn(key, "a string", "the default");
+    return undefined;
+  };
+  const bool = (key: string): boolean | undefined => {
+    const value = attrs[key];
+    if (value == null) return undefined;
+    if (typeof value === "boolean") return value;
+    warn(key, "true or false", "the default");
+    return undefined;
+  };
+  const date = (key: string): number | undefined => {
+    const value = attrs[key];
+    if (value == null || value === "") return undefined;
+    const ms = parseDate(value);
+    if (ms === undefined) warn(key, "a date (YYYY-MM-DD, ISO 8601 or Unix seconds)", "the default");
+    return ms;
+  };
+  const fileName = file.path.slice(file.path.lastIndexOf("/") + 1);
+  const fileStem = stem(fileName);
+
+  let slug = "";
+  const ownSlug = attrs.slug;
+  if (ownSlug != null) {
+    if (typeof ownSlug === "string" || typeof ownSlug === "number") slug = slugify(String(ownSlug));
+    if (!slug) warn("slug", "a string with letters or digits", "the file name");
+  }
+  if (!slug) slug = slugify(fileStem);
+
+  const title = str("title")?.trim() || fileStem;
+  const description = str("description") ?? str("summary") ?? preview(file.body);
+
+  let image = str("image")?.trim() || null;
+  if (image === "") image = null;
+
+  const authorKey = attrs.authors != null ? "authors" : "author";
+  let authors: readonly NameSlug[] = ANONYMOUS;
+  if (attrs[authorKey] != null) {
+    const parsed = parseAuthors(attrs[authorKey]);
+    if (parsed.problem) {
+      warnings.push({ file: shown, message: `front matter '${authorKey}': ${parsed.problem}` });
+    }
+    if (parsed.value.length > 0) authors = parsed.value;
+  }
+
+  let tags: readonly NameSlug[] = [];
+  if (attrs.tags != null) {
+    const parsed = parseTags(attrs.tags);
+    if (parsed.problem) {
+      warnings.push({ file: shown, message: `front matter 'tags': ${parsed.problem}` });
+    }
+    tags = parsed.value;
+  }
+
+  const dateKey = attrs.date != null ? "date" : "created";
+  const prefix = DATE_PREFIX.exec(fileName)?.[1];
+  const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ?? file.mtime;
+  const lastMs = date("last_update") ?? file.mtime;
+
+  let time = readingTime(countWords(file.body));
+  let timeSet = false;
+  if (attrs.time != null) {
+    const value = attrs.time;
+    if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) {
+      time = value;
+      timeSet = true;
+    } else warn("time", "a non-negative integer of minutes", "the reading time");
+  }
+
+  const draft = bool("draft") ?? false;
+  const unlisted = bool("unlisted") ?? false;
+  let deprecated = false;
+  if (attrs.deprecated != null) {
+    if (typeof attrs.deprecated === "boolean") deprecated = attrs.deprecated;
+    else if (parseDate(attrs.deprecated) !== undefined) deprecated = true;
+    else warn("deprecated", "true, false or a date", "false");
+  }
+  const listed = !draft && !unlisted && !deprecated;
+  const indexable = bool("indexable") ?? (listed && [...file.body].length >= 100);
+  const searchable = bool("searchable") ?? listed;
+
+  const positionKey = attrs.sidebar_position != null ? "sidebar_position" : "order";
+  let position: number | undefined;
+  if (attrs[positionKey] != null) {
+    const value = attrs[positionKey];
+    if (typeof value === "number" && Number.isFinite(value)) position = value;
+    else warn(positionKey, "a number", "no position");
+  }
+
+  return {
+    slug,
+    title,
+    description,
+    image,
+    authors,
+    tags,
+    date: formatDay(dateMs),
+    dateMs,
+    lastUpdate: formatDay(lastMs),
+    time,
+    timeSet,
+    draft,
+    indexable,
+    searchable,
+    position,
+    searchText: fold(`${title}\n${description}\n${file.body}`),
+  };
+}

@@ -1,0 +1,83 @@
+import { slugify } from "../slugify.ts";
+
+/** An author or a tag as the feed prints it (tags add `count` at render time). */
+export interface NameSlug {
+  readonly name: string;
+  readonly slug: string;
+}
+
+/** The author of an item that names none. */
+export const ANONYMOUS: readonly NameSlug[] = [{ name: "Anonymous", slug: "anonymous" }];
+
+/**
+ * Reads front matter `authors`: a string, a list of strings, or a list of
+ * `{name, slug}` (`slug` defaults to `slugify(name)`). Entries that are none
+ * of those are dropped; `problem` says why so the caller can warn.
+ *
+ * @example
+ * ```ts
+ * import { parseAuthors } from "./people.ts";
+ * parseAuthors(["Ana Pérez", { name: "Jōji Tanaka", slug: "joji" }]).value;
+ * // [{ name: "Ana Pérez", slug: "ana-perez" }, { name: "Jōji Tanaka", slug: "joji" }]
+ * ```
+ */
+export function parseAuthors(value: unknown): { value: NameSlug[]; problem?: string } {
+  const list = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list)) {
+    return { value: [], problem: "expected a string, a list of strings or a list of {name, slug}" };
+  }
+  const out: NameSlug[] = [];
+  let problem: string | undefined;
+  for (const entry of list) {
+    const author = toNameSlug(entry, true);
+    if (author) out.push(author);
+    else problem = `an entry is not a name or {name, slug}: ${JSON.stringify(entry)}`;
+  }
+  return { value: dedupe(out), problem };
+}
+
+/**
+ * Reads front matter `tags`: a list of strings, or one string for one tag;
+ * duplicates by slug are dropped (the first spelling stays).
+ *
+ * @example
+ * ```ts
+ * import { parseTags } from "./people.ts";
+ * parseTags(["Deno", "deno", "Guía"]).value;
+ * // [{ name: "Deno", slug: "deno" }, { name: "Guía", slug: "guia" }]
+ * ```
+ */
+export function parseTags(value: unknown): { value: NameSlug[]; problem?: string } {
+  const list = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list)) return { value: [], problem: "expected a list of strings" };
+  const out: NameSlug[] = [];
+  let problem: string | undefined;
+  for (const entry of list) {
+    const tag = toNameSlug(entry, false);
+    if (tag) out.push(tag);
+    else problem = `an entry is not a tag name: ${JSON.stringify(entry)}`;
+  }
+  return { value: dedupe(out), problem };
+}
+
+function toNameSlug(entry: unknown, objects: boolean): NameSlug | undefined {
+  if (typeof entry === "number" && Number.isFinite(entry)) entry = String(entry);
+  if (typeof entry === "string") {
+    const name = entry.trim();
+    const slug = slugify(name);
+    return slug ? { name, slug } : undefined;
+  }
+  if (objects && typeof entry === "object" && entry !== null && !Array.isArray(entry)) {
+    const { name, slug } = entry as { name?: unknown; slug?: unknown };
+    if (typeof name !== "string" || !name.trim()) return undefined;
+    if (slug != null && typeof slug !== "string") return undefined;
+    const own = slugify(typeof slug === "string" && slug ? slug : name);
+    return own ? { name: name.trim(), slug: own } : undefined;
+  }
+  return undefined;
+}
+
+function dedupe(list: NameSlug[]): NameSlug[] {
+  const seen = new Set<string>();
+  return list.filter((entry) => !seen.has(entry.slug) && seen.add(entry.slug));
+}

@@ -1,0 +1,51 @@
+import { ConfigError, type ContentConfig, parseConfig, validateConfig } from "./config.ts";
+import { resolvePath } from "./path.ts";
+import { cwd, isFolder, readText } from "./source/fs.ts";
+
+/**
+ * Reads, validates and checks a service configuration file (SPEC 2): the
+ * file must exist, be valid, and name a content root that exists.
+ *
+ * @throws {ConfigError} one line naming the file, the key and what was expected
+ *
+ * @example
+ * ```ts
+ * import { loadConfigFile } from "./load_config.ts";
+ * const config = await loadConfigFile("content/services.yaml");
+ * config.plugins.map((p) => p.name); // ["academy", "blog", "docs", "faq", "pages"]
+ * ```
+ */
+export async function loadConfigFile(file: string): Promise<ContentConfig> {
+  const abs = resolvePath(cwd(), file);
+  const text = await readText(abs).catch((error) => {
+    throw new ConfigError(`${abs}: cannot be read (${(error as { code?: string }).code ?? error})`);
+  });
+  if (text === undefined) throw new ConfigError(`${abs}: configuration file not found`);
+  return await checkRoot(parseConfig(text, abs));
+}
+
+/**
+ * Validates a configuration given as an object (the value of
+ * `service.content.config`), resolving `path` against the working folder.
+ *
+ * @example
+ * ```ts
+ * import { loadConfigObject } from "./load_config.ts";
+ * const config = await loadConfigObject({ path: "content", plugins: { docs: null, api: null } });
+ * ```
+ */
+export async function loadConfigObject(value: unknown): Promise<ContentConfig> {
+  return await checkRoot(validateConfig(value, cwd()));
+}
+
+async function checkRoot(config: ContentConfig): Promise<ContentConfig> {
+  if (!(await isFolder(config.root))) {
+    const key = config.source === "options"
+      ? "service.content.config.path"
+      : "parameters.service.content.config.path";
+    throw new ConfigError(
+      `${config.source}: ${key}: content root ${config.root} is not an existing folder`,
+    );
+  }
+  return config;
+}

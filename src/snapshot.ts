@@ -1,0 +1,70 @@
+import type { IndexSettings } from "./index/build.ts";
+import { ConfigError } from "./config.ts";
+import { readText } from "./source/fs.ts";
+import type { ParsedFile } from "./source/parsed_file.ts";
+
+/** The parsed content tree in one JSON value (SPEC 10): what an edge deployment serves. */
+export interface Snapshot {
+  readonly format: "content-feed-snapshot";
+  readonly version: 1;
+  readonly settings: IndexSettings;
+  readonly files: readonly ParsedFile[];
+}
+
+/**
+ * Makes a snapshot value from settings and parsed files.
+ *
+ * @example
+ * ```ts
+ * import { makeSnapshot } from "./snapshot.ts";
+ * const snapshot = makeSnapshot({ title: undefined, url: undefined, api: true, sitemap: true, plugins: [] }, []);
+ * JSON.stringify(snapshot);
+ * ```
+ */
+export function makeSnapshot(settings: IndexSettings, files: readonly ParsedFile[]): Snapshot {
+  return { format: "content-feed-snapshot", version: 1, settings, files };
+}
+
+/**
+ * Checks a snapshot value and returns its settings.
+ *
+ * @throws {ConfigError} when the value is not a snapshot of this version
+ *
+ * @example
+ * ```ts
+ * import { snapshotSettings } from "./snapshot.ts";
+ * snapshotSettings(snapshot).plugins;
+ * ```
+ */
+export function snapshotSettings(snapshot: Snapshot): IndexSettings {
+  if (
+    snapshot?.format !== "content-feed-snapshot" || snapshot.version !== 1 ||
+    !Array.isArray(snapshot.files) || !Array.isArray(snapshot.settings?.plugins)
+  ) {
+    throw new ConfigError(
+      "snapshot: expected a content-feed snapshot (format content-feed-snapshot, version 1)",
+    );
+  }
+  return snapshot.settings;
+}
+
+/**
+ * Reads a snapshot file.
+ *
+ * @throws {ConfigError} when it is missing or not JSON
+ *
+ * @example
+ * ```ts
+ * import { readSnapshotFile } from "./snapshot.ts";
+ * const snapshot = await readSnapshotFile("snapshot.json");
+ * ```
+ */
+export async function readSnapshotFile(path: string): Promise<Snapshot> {
+  const text = await readText(path);
+  if (text === undefined) throw new ConfigError(`${path}: snapshot file not found`);
+  try {
+    return JSON.parse(text) as Snapshot;
+  } catch (error) {
+    throw new ConfigError(`${path}: snapshot is not valid JSON (${(error as Error).message})`);
+  }
+}

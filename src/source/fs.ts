@@ -1,0 +1,173 @@
+// The only module of src/ that touches the file system. `node:fs/promises`
+// behaves the same under Deno, Bun and Node, so no runtime checks are needed.
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import process from "node:process";
+
+/** A file found under a plugin folder. */
+export interface FoundFile {
+  /** Path relative to the plugin folder, `/`-separated. */
+  readonly path: string;
+  /** Absolute path to read. */
+  readonly abs: string;
+  readonly mtime: number;
+  readonly size: number;
+}
+
+/**
+ * The process's working folder (config objects resolve `path` against it).
+ *
+ * @example
+ * ```ts
+ * import { cwd } from "./fs.ts";
+ * cwd(); // "/srv/site"
+ * ```
+ */
+export function cwd(): string {
+  return process.cwd();
+}
+
+/**
+ * Reads a text file, or `undefined` when it does not exist.
+ *
+ * @example
+ * ```ts
+ * import { readText } from "./fs.ts";
+ * await readText("content/services.yaml");
+ * ```
+ */
+export async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Whether a path is an existing folder.
+ *
+ * @example
+ * ```ts
+ * import { isFolder } from "./fs.ts";
+ * await isFolder("content"); // true
+ * ```
+ */
+export async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Lists the files under `folder` for which `keep(relativePath)` holds,
+ * skipping `.` and `_` folders early. Symbolic links are followed only when
+ * their target stays inside `root` (SPEC 3); every folder is visited once,
+ * so link cycles end. A missing folder lists nothing.
+ *
+ * @param unreadable called with the relative path of a file or folder that cannot be read
+ *
+ * @example
+ * ```ts
+ * import { listFiles } from "./fs.ts";
+ * const files = await listFiles("/site/content", "/site/content/docs", (p) => p.endsWith(".md"), console.warn);
+ * ```
+ */
+export async function listFiles(
+  root: string,
+  folder: string,
+  keep: (path: string) => boolean,
+  unreadable: (path: string, reason: string) => void,
+): Promise<FoundFile[]> {
+  const out: FoundFile[] = [];
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    return out;
+  }
+  const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
+  const seen = new Set<string>();
+  const visit = async (abs: string, rel: string): Promise<void> => {
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch {
+      return;
+    }
+    if (!inside(real) || seen.has(real)) return;
+    seen.add(real);
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (error) {
+      if (rel) unreadable(`${rel}/`, (error as { code?: string }).code ?? "unreadable");
+      return;
+    }
+    const folders: Promise<void>[] = [];
+    const files: Promise<void>[] = [];
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name.startsWith(".") || name.startsWith("_")) continue;
+      const childAbs = `${abs}/${name}`;
+      const childRel = rel ? `${rel}/${name}` : name;
+      let isDir = entry.isDirectory(), isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await realpath(childAbs);
+          if (!inside(target)) {
+            unreadable(
+              childRel,
+              "a symbolic link that leads outside the content root; not followed",
+            );
+            continue;
+          }
+          const info = await stat(childAbs);
+          isDir = info.isDirectory();
+          isFile = info.isFile();
+        } catch {
+          unreadable(childRel, "a broken symbolic link");
+          continue;
+        }
+      }
+      if (isDir) folders.push(visit(childAbs, childRel));
+      else if (isFile && keep(childRel)) {
+        files.push(
+          stat(childAbs).then(
+            (info) => {
+              out.push({ path: childRel, abs: childAbs, mtime: info.mtimeMs, size: info.size });
+            },
+            (error) => unreadable(childRel, (error as { code?: string }).code ?? "unreadable"),
+          ),
+        );
+      }
+    }
+    await Promise.all([...files, ...folders]);
+  };
+  await visit(folder, "");
+  return out;
+}
+
+/**
+ * Reads a file's bytes.
+ *
+ * @example
+ * ```ts
+ * import { readBytes } from "./fs.ts";
+ * const bytes = await readBytes("/site/content/docs/intro.md");
+ * ```
+ */
+export async function readBytes(path: string): Promise<Uint8Array> {
+  return await readFile(path);
+}
+
+/** The last-modified time of a path in epoch ms, or `undefined` when it is gone. */
+export async function modifiedAt(path: string): Promise<number | undefined> {
+  try {
+    return (await lstat(path)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * One content file after reading and front-matter parsing: everything the
+ * index needs, and exactly what an edge snapshot stores per file (plain JSON).
+ */
+export interface ParsedFile {
+  /** Name of the content plugin that owns the file. */
+  readonly plugin: string;
+  /** Path relative to the plugin's folder, `/`-separated. */
+  readonly path: string;
+  /** SHA-256 of the raw bytes, lowercase hex. */
+  readonly checksum: string;
+  /** Modification time, epoch milliseconds. */
+  readonly mtime: number;
+  /** Front matter (an empty map when the file has none). */
+  readonly attrs: Readonly<Record<string, unknown>>;
+  /** The body after the front matter, trimmed. */
+  readonly body: string;
+}
+
+/** A problem with one file or folder; logged once per load, never served. */
+export interface Warning {
+  /** The file or folder, relative to the content root. */
+  readonly file: string;
+  /** What is wrong and what was done about it. */
+  readonly message: string;
+}
