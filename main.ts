@@ -1,7 +1,7 @@
 // The one runtime shim: environment → createContentApi → srvx. Runs unchanged
 // as `deno run -A main.ts`, `bun main.ts` and `node main.ts` (Node ≥ 22.18).
 import process from "node:process";
-import { serve } from "srvx";
+import { FastResponse, serve } from "srvx";
 import { ConfigError, createContentApi } from "./mod.ts";
 
 const env = process.env;
@@ -25,7 +25,14 @@ try {
   process.exit(1);
 }
 
-const server = serve({ fetch: api.fetch, port, hostname, silent: true });
+const server = serve({
+  fetch: api.fetch,
+  port,
+  hostname,
+  silent: true,
+  gracefulShutdown: false, // our own handlers below close the server and exit 0
+  bun: { development: false },
+});
 await server.ready();
 const counts = api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ");
 console.log(`content-feed listening on ${server.url} · ${counts}`);

@@ -29,6 +29,8 @@ export interface ContentApiOptions {
   readonly cors?: boolean;
   /** `Cache-Control` of successful responses (default `public, max-age=60`). */
   readonly cacheControl?: string;
+  /** The `Response` class (srvx's `FastResponse` on Node); default the global `Response`. */
+  readonly Response?: typeof Response;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
   /** The clock, for the index build time (default `Date.now`). */
@@ -111,6 +113,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     baseUrl,
     cors: options.cors ?? true,
     cacheControl: options.cacheControl ?? "public, max-age=60",
+    Response: options.Response,
     logError: (message) => logger.error(message),
   });
   return {

@@ -18,6 +18,11 @@ export interface HttpSettings {
   readonly cors: boolean;
   /** The `Cache-Control` of successful responses. */
   readonly cacheControl: string;
+  /**
+   * The `Response` class to build responses with: srvx's `FastResponse` on
+   * Node skips the web `Response` object's overhead. Default: `Response`.
+   */
+  readonly Response?: typeof Response;
 }
 
 const encoder = new TextEncoder();
@@ -68,7 +73,7 @@ export async function sendRepresentation(
     : undefined;
   headers.set("ETag", coding ? `${rep.etag.slice(0, -1)}-${coding}"` : rep.etag);
   if (notModified(request, rep.etag, lastModified)) {
-    return new Response(null, { status: 304, headers });
+    return new (settings.Response ?? Response)(null, { status: 304, headers });
   }
   headers.set("Content-Type", rep.type);
   let bytes = rep.bytes;
@@ -80,7 +85,7 @@ export async function sendRepresentation(
   }
   headers.set("Content-Length", String(bytes.length));
   const body = request.method === "HEAD" ? null : bytes as Uint8Array<ArrayBuffer>;
-  return new Response(body, { status: 200, headers });
+  return new (settings.Response ?? Response)(body, { status: 200, headers });
 }
 
 function notModified(request: Request, etag: string, lastModified: number): boolean {
@@ -121,7 +126,10 @@ export function sendProblem(
   if (extra) { for (const [name, value] of Object.entries(extra)) headers.set(name, value); }
   const bytes = encoder.encode(problemBody(status, detail));
   headers.set("Content-Length", String(bytes.length));
-  return new Response(request.method === "HEAD" ? null : bytes, { status, headers });
+  return new (settings.Response ?? Response)(request.method === "HEAD" ? null : bytes, {
+    status,
+    headers,
+  });
 }
 
 /**
@@ -141,7 +149,7 @@ export function sendPreflight(settings: HttpSettings): Response {
     headers.set("Access-Control-Allow-Headers", "*");
     headers.set("Access-Control-Max-Age", "86400");
   }
-  return new Response(null, { status: 204, headers });
+  return new (settings.Response ?? Response)(null, { status: 204, headers });
 }
 
 function baseHeaders(settings: HttpSettings): Headers {

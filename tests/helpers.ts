@@ -1,0 +1,108 @@
+// Shared test helpers: real files in temporary folders, requests through fetch(Request).
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { type ContentApi, type ContentApiOptions, createContentApi, type Logger } from "../mod.ts";
+
+/** Files to write, by path relative to the site folder. */
+export type SiteFiles = Record<string, string | Uint8Array>;
+
+/** The default services.yaml of a test site: every plugin, api and sitemap. */
+export const ALL_PLUGINS = `parameters:
+  service.content.config:
+    url: https://example.com
+    plugins:
+      academy: ~
+      blog: ~
+      docs: ~
+      faq: ~
+      pages: ~
+      api: ~
+      sitemap: ~
+`;
+
+/** Writes files into a new temporary folder and returns its path. */
+export async function writeSite(files: SiteFiles): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "content-feed-"));
+  for (const [path, content] of Object.entries(files)) {
+    const abs = join(root, path);
+    await mkdir(dirname(abs), { recursive: true });
+    await writeFile(abs, content);
+  }
+  return root;
+}
+
+/** Removes a temporary site. */
+export async function removeSite(root: string): Promise<void> {
+  await rm(root, { recursive: true, force: true });
+}
+
+/** A logger that keeps every line, for assertions on warnings. */
+export function memoryLogger(): Logger & { lines: { level: string; message: string }[]; warnings(): string[] } {
+  const lines: { level: string; message: string }[] = [];
+  return {
+    lines,
+    info: (message) => lines.push({ level: "info", message }),
+    warn: (message) => lines.push({ level: "warn", message }),
+    error: (message) => lines.push({ level: "error", message }),
+    warnings: () => lines.filter((l) => l.level === "warn").map((l) => l.message),
+  };
+}
+
+/** A site ready to query: the api, its log, its folder. */
+export interface TestSite {
+  root: string;
+  api: ContentApi;
+  log: ReturnType<typeof memoryLogger>;
+  /** GET (or another method) a path; returns the response. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** GET a path and parse the JSON body, asserting nothing. */
+  // deno-lint-ignore no-explicit-any
+  json(path: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Writes `files` (plus `services.yaml` = `config` unless files has one) to a
+ * temporary folder and starts the api on it with a fixed clock.
+ */
+export async function site(
+  files: SiteFiles,
+  options: Omit<ContentApiOptions, "config"> & { config?: string } = {},
+): Promise<TestSite> {
+  const root = await writeSite({ "services.yaml": options.config ?? ALL_PLUGINS, ...files });
+  const log = memoryLogger();
+  const api = await createContentApi({
+    now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
+    logger: log,
+    ...options,
+    config: join(root, "services.yaml"),
+  });
+  const origin = "http://localhost:8000";
+  const request = (path: string, init?: RequestInit) => api.fetch(new Request(origin + path, init));
+  return {
+    root,
+    api,
+    log,
+    request,
+    async json(path, init) {
+      const response = await request(path, init);
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    close: () => removeSite(root),
+  };
+}
+
+/** A Markdown file from front matter (as YAML text or an object) and a body. */
+export function md(front: Record<string, unknown> | string | undefined, body = ""): string {
+  if (front === undefined) return body;
+  const yaml = typeof front === "string" ? front : Object.entries(front)
+    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+    .join("\n");
+  return `---\n${yaml}\n---\n${body}`;
+}
+
+/** A body long enough (≥ 100 characters) to be indexable by default. */
+export const LONG = "This body is long enough to be indexable by default, since the rule asks for at least " +
+  "one hundred characters of text.";
