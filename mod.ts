@@ -37,4 +37,4 @@ export { FEED_PARAMETERS, type Filters, parseQuery, type QueryProblem } from "./
 export { filterItems, type Page, paginate } from "./src/feed/filter.ts";
 export { itemJson, pageLinks, renderFeed, renderItem, renderSitemap } from "./src/feed/render.ts";
 export { openApiDocument } from "./src/http/openapi.ts";
-export { makeSnapshot, type Snapshot } from "./src/snapshot.ts";
+export { makeSnapshot, type Snapshot, writeSnapshotFile } from "./src/snapshot.ts";

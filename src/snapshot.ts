@@ -1,6 +1,9 @@
 import type { IndexSettings } from "./index/build.ts";
 import { ConfigError } from "./config.ts";
-import { readText } from "./source/fs.ts";
+import { loadConfigFile } from "./load_config.ts";
+import { readText, writeText } from "./source/fs.ts";
+import { createLoader } from "./source/loader.ts";
+import type { Warning } from "./source/parsed_file.ts";
 import type { ParsedFile } from "./source/parsed_file.ts";
 
 /** The parsed content tree in one JSON value (SPEC 10): what an edge deployment serves. */
@@ -67,4 +70,36 @@ export async function readSnapshotFile(path: string): Promise<Snapshot> {
   } catch (error) {
     throw new ConfigError(`${path}: snapshot is not valid JSON (${(error as Error).message})`);
   }
+}
+
+/**
+ * Reads the content a configuration file names and writes it as one snapshot
+ * file: every parsed file with its checksum and modification time, plus the
+ * settings. Files that cannot be content are left out and returned as warnings.
+ *
+ * @example
+ * ```ts
+ * import { writeSnapshotFile } from "./snapshot.ts";
+ * const { files, warnings } = await writeSnapshotFile("content/services.yaml", "snapshot.json");
+ * ```
+ */
+export async function writeSnapshotFile(
+  configFile: string,
+  out: string,
+): Promise<{ files: number; warnings: Warning[] }> {
+  const config = await loadConfigFile(configFile);
+  const { files, warnings } = await createLoader(config).load();
+  const { title, url, api, sitemap } = config;
+  const settings = {
+    title,
+    url,
+    api,
+    sitemap,
+    plugins: config.plugins.map(({ name, path }) => ({ name, path })),
+  };
+  const sorted = [...files].sort((a, b) =>
+    a.plugin < b.plugin ? -1 : a.plugin > b.plugin ? 1 : a.path < b.path ? -1 : 1
+  );
+  await writeText(out, JSON.stringify(makeSnapshot(settings, sorted)));
+  return { files: files.length, warnings };
 }

@@ -165,9 +165,17 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
   return async (request: Request): Promise<Response> => {
     const index = options.index();
     const base = options.baseUrl ?? new URL(request.url).origin;
+    let url = request.url;
+    if (basePath) {
+      // Mounted by a host that strips the prefix (Hono's app.mount): route as if it were there.
+      const u = new URL(url);
+      if (u.pathname !== basePath && !u.pathname.startsWith(`${basePath}/`)) {
+        url = `${u.origin}${basePath}${u.pathname}${u.search}`;
+      }
+    }
     const routed: Routed = {
       method: request.method,
-      url: request.url,
+      url,
       request,
       index,
       base,
@@ -177,7 +185,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       if (request.url.length > MAX_URL) {
         return problem(routed, 414, `the URL is longer than ${MAX_URL} characters`);
       }
-      return await router.fetch(routed) as Response;
+      return (await router.fetch(routed) as Response | undefined) ?? notFound(routed);
     } catch (error) {
       options.logError(`${request.method} ${request.url}: ${(error as Error)?.stack ?? error}`);
       return problem(

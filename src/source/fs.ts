@@ -1,6 +1,6 @@
 // The only module of src/ that touches the file system. `node:fs/promises`
 // behaves the same under Deno, Bun and Node, so no runtime checks are needed.
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import process from "node:process";
 
 /** A file found under a plugin folder. */
@@ -170,4 +170,17 @@ export async function modifiedAt(path: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Writes a text file (creating or replacing it).
+ *
+ * @example
+ * ```ts
+ * import { writeText } from "./fs.ts";
+ * await writeText("snapshot.json", "{}");
+ * ```
+ */
+export async function writeText(path: string, text: string): Promise<void> {
+  await writeFile(path, text);
 }

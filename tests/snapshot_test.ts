@@ -1,0 +1,118 @@
+// `deno task snapshot <file>` writes the parsed content tree; createContentApi({ snapshot })
+// serves it with no file access at all.
+import { describe, it } from "node:test";
+import process from "node:process";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createContentApi, type Snapshot } from "../mod.ts";
+import { LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const deno = `${root}node_modules/.bin/deno`;
+const CONFIG = `parameters:
+  service.content.config:
+    url: https://example.com
+    plugins: { academy: ~, docs: ~, blog: ~, api: ~, sitemap: ~ }
+`;
+const FILES = {
+  "services.yaml": CONFIG,
+  "docs/guide.md": md({ title: "Guide", tags: ["Deno"], date: "2026-01-02" }, LONG),
+  "docs/guide/intro.md": md({ title: "Intro", tags: ["deno"], last_update: "2026-02-03" }, LONG),
+  "docs/draft.md": md({ title: "Draft", draft: true }, LONG),
+  "academy/c.md": md({ title: "Course" }, LONG),
+  "academy/c/m.md": md({ title: "Module" }, LONG),
+  "academy/c/m/l.md": md({ title: "Lesson", time: 7 }, LONG),
+  "blog/2026-03-04-post.md": md({ title: "Post", image: "/img/p.png" }, LONG),
+};
+
+async function serveAll(api: Awaited<ReturnType<typeof createContentApi>>) {
+  const get = async (path: string) =>
+    await (await api.fetch(new Request(`http://edge${path}`))).text();
+  const feed = await get("/api/content.json");
+  const items: string[] = [];
+  for (const item of JSON.parse(feed).data) items.push(await get(new URL(item.link).pathname));
+  return { feed, items, sitemap: await get("/sitemap.xml") };
+}
+
+describe("edge snapshot", () => {
+  it("the snapshot task writes a file that serves the same bytes with the content folder gone", async () => {
+    const site = await writeSite(FILES);
+    const out = join(site, "..", `${site.split("/").pop()}.snapshot.json`);
+    try {
+      const fromFiles = await serveAll(
+        await createContentApi({
+          config: join(site, "services.yaml"),
+          now: () => 0,
+          logger: memoryLogger(),
+        }),
+      );
+      const printed = execFileSync(deno, ["task", "snapshot", out], {
+        cwd: root,
+        env: { ...process.env, CONTENT_CONFIG: join(site, "services.yaml") },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      assert.match(printed, /wrote .*: 7 files/);
+      await removeSite(site);
+      const snapshot = JSON.parse(await readFile(out, "utf8")) as Snapshot;
+      assert.equal(snapshot.files.length, 7);
+      assert.ok(snapshot.files.every((f) => /^[0-9a-f]{64}$/.test(f.checksum) && f.mtime > 0));
+      const fromSnapshot = await serveAll(await createContentApi({ snapshot: out, now: () => 0 }));
+      assert.deepEqual(fromSnapshot, fromFiles);
+      assert.equal(JSON.parse(fromSnapshot.feed).meta.count, 6);
+    } finally {
+      await removeSite(site);
+      await removeSite(out);
+    }
+  });
+
+  it("serves under Deno with read permission for the snapshot file only, and with none at all", async () => {
+    const site = await writeSite(FILES);
+    const out = `${site}.snapshot.json`;
+    try {
+      execFileSync(deno, ["run", "-A", "scripts/snapshot.ts", out], {
+        cwd: root,
+        env: { ...process.env, CONTENT_CONFIG: join(site, "services.yaml") },
+        stdio: "ignore",
+      });
+      const expected = await serveAll(await createContentApi({ snapshot: out, now: () => 0 }));
+      await removeSite(site);
+      const script = "tests/fixtures/serve_snapshot.ts";
+      const readOnly = execFileSync(deno, [
+        "run",
+        "--no-prompt",
+        `--allow-read=${out}`,
+        script,
+        out,
+      ], {
+        cwd: root,
+        encoding: "utf8",
+      });
+      assert.deepEqual(JSON.parse(readOnly), expected);
+      const none = execFileSync(deno, ["run", "--no-prompt", script, "-"], {
+        cwd: root,
+        encoding: "utf8",
+        input: await readFile(out, "utf8"),
+      });
+      assert.deepEqual(JSON.parse(none), expected);
+    } finally {
+      await removeSite(site);
+      await removeSite(out);
+    }
+  });
+
+  it("rejects a file that is not a snapshot with one clear line", async () => {
+    const site = await writeSite({ "x.json": '{"hello": 1}' });
+    try {
+      await assert.rejects(
+        createContentApi({ snapshot: join(site, "x.json") }),
+        { name: "ConfigError", message: /^snapshot: expected a content-feed snapshot/ },
+      );
+    } finally {
+      await removeSite(site);
+    }
+  });
+});
