@@ -18,6 +18,7 @@ try {
   api = await createContentApi({
     config: env.CONTENT_CONFIG || undefined,
     baseUrl: env.BASE_URL || undefined,
+    Response: FastResponse, // srvx's fast path on Node; the plain Response on Deno and Bun
   });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
