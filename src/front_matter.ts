@@ -56,7 +56,11 @@ export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
   const frontMatter = rest.slice(0, close.index).replace(/\r?\n$/, "");
   let body = rest.slice(close.index + close[0].length);
   body = body.replace(/^\r?\n/, "");
-  let attrs: unknown;
+  let attrs: unknown = {};
+  // js-yaml 5 rejects an empty document; a blank or comment-only block is an empty map.
+  if (frontMatter.replace(/^[ \t]*#.*$/gm, "").trim() === "") {
+    return { attrs: attrs as T, body, frontMatter };
+  }
   try {
     attrs = load(frontMatter, { schema: CORE_SCHEMA });
   } catch (error) {
