@@ -35,12 +35,11 @@ const server = serve({
   bun: { development: false },
 });
 await server.ready();
-const counts = api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ");
-console.log(`content-feed listening on ${server.url} · ${counts}`);
-
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     await server.close();
     process.exit(0);
   });
 }
+const counts = api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ");
+console.log(`content-feed listening on ${server.url} · ${counts}`);

@@ -38,7 +38,10 @@ export async function removeSite(root: string): Promise<void> {
 }
 
 /** A logger that keeps every line, for assertions on warnings. */
-export function memoryLogger(): Logger & { lines: { level: string; message: string }[]; warnings(): string[] } {
+export function memoryLogger(): Logger & {
+  lines: { level: string; message: string }[];
+  warnings(): string[];
+} {
   const lines: { level: string; message: string }[] = [];
   return {
     lines,
@@ -88,7 +91,11 @@ export async function site(
     async json(path, init) {
       const response = await request(path, init);
       const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+      return {
+        status: response.status,
+        body: text ? JSON.parse(text) : undefined,
+        headers: response.headers,
+      };
     },
     close: () => removeSite(root),
   };
@@ -104,5 +111,6 @@ export function md(front: Record<string, unknown> | string | undefined, body = "
 }
 
 /** A body long enough (≥ 100 characters) to be indexable by default. */
-export const LONG = "This body is long enough to be indexable by default, since the rule asks for at least " +
+export const LONG =
+  "This body is long enough to be indexable by default, since the rule asks for at least " +
   "one hundred characters of text.";

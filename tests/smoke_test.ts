@@ -17,8 +17,20 @@ describe("GET /api/content.json", () => {
         generated: "2026-11-21 09:15:02",
       });
       assert.deepEqual(Object.keys(body.data[0]), [
-        "id", "checksum", "type", "category", "uri", "link", "image", "title", "description",
-        "authors", "tags", "date", "last_update", "time",
+        "id",
+        "checksum",
+        "type",
+        "category",
+        "uri",
+        "link",
+        "image",
+        "title",
+        "description",
+        "authors",
+        "tags",
+        "date",
+        "last_update",
+        "time",
       ]);
       assert.equal(body.data[0].id, "docs_doc_intro");
       assert.equal(body.data[0].link, "https://example.com/docs/intro.json");

@@ -163,7 +163,7 @@ export function parseQuery(
   }
   const page = get("page");
   if (page !== undefined) {
-    if (!/^\d{1,15}$/.test(page) || +page < 1) {
+    if (!/^\d+$/.test(page) || +page < 1 || !Number.isSafeInteger(+page)) {
       return problem("page", `page must be an integer of at least 1, got ${JSON.stringify(page)}`);
     }
     if (limit === undefined) {

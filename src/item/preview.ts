@@ -19,7 +19,8 @@ export function preview(body: string, max = 300): string {
     .replace(/<[^>]*>/g, "")
     .replace(/\s+/g, " ")
     .trim();
-  if (text.length <= max) return text;
-  const space = text.indexOf(" ", max);
-  return space === -1 ? text : `${text.slice(0, space)}...`;
+  const chars = [...text]; // characters, not UTF-16 code units
+  if (chars.length <= max) return text;
+  const space = chars.indexOf(" ", max);
+  return space === -1 ? text : `${chars.slice(0, space).join("")}...`;
 }
