@@ -18,6 +18,7 @@ try {
   api = await createContentApi({
     config: env.CONTENT_CONFIG || undefined,
     baseUrl: env.BASE_URL || undefined,
+    watch: true,
     Response: FastResponse, // srvx's fast path on Node; the plain Response on Deno and Bun
   });
 } catch (error) {
@@ -37,6 +38,7 @@ const server = serve({
 await server.ready();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
+    api.close();
     await server.close();
     process.exit(0);
   });

@@ -2,6 +2,7 @@ import { ConfigError, type ContentConfig } from "./config.ts";
 import { buildIndex, type Index, type IndexSettings } from "./index/build.ts";
 import { createHandler } from "./http/router.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
+import { watchFolder } from "./source/fs.ts";
 import { createLoader } from "./source/loader.ts";
 import type { Warning } from "./source/parsed_file.ts";
 import { readSnapshotFile, type Snapshot, snapshotSettings } from "./snapshot.ts";
@@ -33,6 +34,15 @@ export interface ContentApiOptions {
   readonly Response?: typeof Response;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
+  /**
+   * Keep the index current (SPEC 10): watch the content root and rebuild
+   * within a moment of a change, re-reading only changed files; poll every
+   * `pollInterval` ms where the runtime cannot watch (or always, with
+   * `"poll"`). Default `false` (`main.ts` turns it on).
+   */
+  readonly watch?: boolean | "poll";
+  /** Polling period when watching is unavailable, in ms (default 1000). */
+  readonly pollInterval?: number;
   /** The clock, for the index build time (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -47,7 +57,12 @@ export interface ContentApi {
   readonly config: ContentConfig | undefined;
   /** Re-reads what changed on disk and swaps in the new index atomically. */
   reload(): Promise<Index>;
+  /** Stops watching; the index stays as it is. */
+  close(): void;
 }
+
+/** How long after a change event the index is rebuilt; further events in this window join it. */
+const SETTLE_MS = 60;
 
 /**
  * Loads the content once and returns the service (SPEC 1). A bad
@@ -72,13 +87,13 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   }
   let config: ContentConfig | undefined;
   let settings: IndexSettings;
-  let load: () => Promise<{ files: Snapshot["files"]; warnings: Warning[] }>;
+  let load: () => Promise<{ files: Snapshot["files"]; warnings: Warning[]; changed: boolean }>;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
       : options.snapshot;
     settings = snapshotSettings(snapshot);
-    load = () => Promise.resolve({ files: snapshot.files, warnings: [] });
+    load = () => Promise.resolve({ files: snapshot.files, warnings: [], changed: false });
   } else {
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
@@ -97,8 +112,10 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   baseUrl = settings.url ?? baseUrl;
 
   let logged = new Set<string>();
-  const build = async () => {
-    const { files, warnings } = await load();
+  const build = async (previous?: Index) => {
+    const { files, warnings, changed } = await load();
+    // Unchanged content keeps its index, so `generated` and every ETag stay put.
+    if (previous && !changed) return previous;
     const next = buildIndex(files, settings, now(), warnings);
     // Each warning once per file per content version: a reload repeats none that still stand.
     const lines = new Set(next.warnings.map((w) => `${w.file}: ${w.message}`));
@@ -116,18 +133,59 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     Response: options.Response,
     logError: (message) => logger.error(message),
   });
+
+  // Reloads queue behind each other; the swap is one assignment, so a request
+  // sees the old index or the new one, never a half-built one.
+  function reload(): Promise<Index> {
+    const run = () => build(index).then((next) => (index = next));
+    pending = (pending ?? Promise.resolve(index)).then(run, run);
+    return pending;
+  }
+  const reloadLogged = () =>
+    reload().catch((error) =>
+      logger.error(`content reload failed; still serving the previous index: ${error}`)
+    );
+
+  let closed = false;
+  let stopWatching: (() => void) | undefined;
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  if (options.watch && config) {
+    const root = config.root;
+    const startPolling = () => {
+      if (!closed && poll === undefined) {
+        poll = setInterval(reloadLogged, options.pollInterval ?? 1000);
+      }
+    };
+    const onChange = () => {
+      if (settle !== undefined || closed) return;
+      settle = setTimeout(() => {
+        settle = undefined;
+        reloadLogged();
+      }, SETTLE_MS);
+    };
+    if (options.watch !== "poll") {
+      stopWatching = watchFolder(root, onChange, (error) => {
+        logger.warn(`warning: watching ${root} failed (${error}); polling instead`);
+        stopWatching?.();
+        startPolling();
+      });
+    }
+    if (!stopWatching) startPolling();
+  }
+
   return {
     fetch: handler,
     get index() {
       return index;
     },
     config,
-    reload() {
-      // Reloads queue behind each other; the swap is one assignment.
-      pending = (pending ?? Promise.resolve(index)).then(build, build).then((
-        next,
-      ) => (index = next));
-      return pending;
+    reload,
+    close() {
+      closed = true;
+      stopWatching?.();
+      clearTimeout(settle);
+      clearInterval(poll);
     },
   };
 }

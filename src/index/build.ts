@@ -224,7 +224,7 @@ function pluginTree(
   for (const node of ordered) {
     const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
     if (node.parentKey && !parent) continue; // its parent lost a clash
-    const fields = deriveFields(node.file, `${prefix}/${node.file.path}`, warnings);
+    const fields = derive(node.file, `${prefix}/${node.file.path}`, warnings);
     const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
     const clash = uris.get(uri);
     if (clash) {
@@ -262,6 +262,23 @@ function pluginTree(
   };
   sortAndSum(roots);
   return roots;
+}
+
+/** Derived fields per parsed file: a reload re-derives only the files it re-read. */
+const derived = new WeakMap<
+  ParsedFile,
+  { shown: string; fields: FileFields; warnings: Warning[] }
+>();
+
+function derive(file: ParsedFile, shown: string, warnings: Warning[]): FileFields {
+  let entry = derived.get(file);
+  if (!entry || entry.shown !== shown) {
+    const own: Warning[] = [];
+    entry = { shown, fields: deriveFields(file, shown, own), warnings: own };
+    derived.set(file, entry);
+  }
+  warnings.push(...entry.warnings);
+  return entry.fields;
 }
 
 function compareSiblings(a: Draft, b: Draft): number {

@@ -1,6 +1,7 @@
 // The only module of src/ that touches the file system. `node:fs/promises`
 // behaves the same under Deno, Bun and Node, so no runtime checks are needed.
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { watch } from "node:fs";
 import process from "node:process";
 
 /** A file found under a plugin folder. */
@@ -183,4 +184,33 @@ export async function modifiedAt(path: string): Promise<number | undefined> {
  */
 export async function writeText(path: string, text: string): Promise<void> {
   await writeFile(path, text);
+}
+
+/**
+ * Calls `onChange` when anything under `folder` changes, through the
+ * runtime's recursive file watcher. Returns a function that stops watching,
+ * or `undefined` when this runtime or file system cannot watch (the caller
+ * then polls).
+ *
+ * @example
+ * ```ts
+ * import { watchFolder } from "./fs.ts";
+ * const stop = watchFolder("content", (path) => console.log("changed", path), console.error);
+ * stop?.();
+ * ```
+ */
+export function watchFolder(
+  folder: string,
+  onChange: (path: string | undefined) => void,
+  onError: (error: unknown) => void,
+): (() => void) | undefined {
+  try {
+    const watcher = watch(folder, { recursive: true, persistent: false }, (_event, name) => {
+      onChange(name == null ? undefined : String(name));
+    });
+    watcher.on("error", onError);
+    return () => watcher.close();
+  } catch {
+    return undefined;
+  }
 }

@@ -12,6 +12,8 @@ export interface Loaded {
   readonly warnings: Warning[];
   /** How many files were read (not reused from the previous load). */
   readonly read: number;
+  /** Whether anything differs from the previous load (a file read, added or removed). */
+  readonly changed: boolean;
 }
 
 /** Reads content folders and remembers what it read, so a reload reads only what changed. */
@@ -84,13 +86,14 @@ export function createLoader(config: ContentConfig): ContentLoader {
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, todo.length) }, worker));
+      const changed = todo.length > 0 || next.size !== cache.size;
       cache = next;
       const files: ParsedFile[] = [];
       for (const { result } of next.values()) {
         if (isWarning(result)) warnings.push(result);
         else files.push(result);
       }
-      return { files, warnings, read: todo.length };
+      return { files, warnings, read: todo.length, changed };
     },
   };
 }
