@@ -157,7 +157,6 @@ export function buildIndex(
       indexable: f.indexable,
       searchable: f.searchable,
       eligible: eligible(d),
-      searchText: f.searchText,
       file: `${pluginPathOf(settings, d.node.file.plugin)}/${d.node.file.path}`,
       jsonHead: `${json.slice(0, imageAt)},"link":`,
       jsonTail: json.slice(titleAt),

@@ -34,8 +34,6 @@ export interface Item {
   readonly searchable: boolean;
   /** In the feed: not a draft, a non-empty body, indexable (SPEC 5). */
   readonly eligible: boolean;
-  /** Folded title, description and body. */
-  readonly searchText: string;
   /** The source file, relative to the content root. */
   readonly file: string;
   /** Serialized JSON up to the `link` value: `{"id":…,"uri":…,"link":`. */

@@ -1,6 +1,6 @@
 import { formatDay, parseDate } from "../dates.ts";
 import { stem } from "../path.ts";
-import { fold, slugify } from "../slugify.ts";
+import { slugify } from "../slugify.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./people.ts";
 import { preview } from "./preview.ts";
@@ -35,8 +35,6 @@ export interface FileFields {
   readonly searchable: boolean;
   /** `sidebar_position` (or `order`), when a finite number. */
   readonly position: number | undefined;
-  /** Folded title, description and body: what `search` terms are looked up in. */
-  readonly searchText: string;
 }
 
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
@@ -150,7 +148,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     else warn("deprecated", "true, false or a date", "false");
   }
   const listed = !draft && !unlisted && !deprecated;
-  const indexable = bool("indexable") ?? (listed && [...file.body].length >= 100);
+  const indexable = bool("indexable") ?? (listed && atLeastChars(file.body, 100));
   const searchable = bool("searchable") ?? listed;
 
   const positionKey = attrs.sidebar_position != null ? "sidebar_position" : "order";
@@ -177,6 +175,12 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     indexable,
     searchable,
     position,
-    searchText: fold(`${title}\n${description}\n${file.body}`),
   };
+}
+
+/** Whether text has at least `n` characters (code points), without counting long bodies in full. */
+function atLeastChars(text: string, n: number): boolean {
+  if (text.length >= 2 * n) return true; // a code point is at most two code units
+  if (text.length < n) return false;
+  return [...text].length >= n;
 }
