@@ -116,3 +116,26 @@ describe("edge snapshot", () => {
     }
   });
 });
+
+describe("examples/deno_deploy.ts", () => {
+  it("serves the snapshot it imports as a JSON module", () => {
+    const out = join(root, "snapshot.json");
+    try {
+      execFileSync(deno, ["run", "-A", "scripts/snapshot.ts", out], { cwd: root, stdio: "ignore" });
+      const printed = execFileSync(
+        deno,
+        [
+          "eval",
+          `const { default: app } = await import("./examples/deno_deploy.ts");
+           const response = await app.fetch(new Request("https://edge.example/api/content.json?limit=1"));
+           const body = await response.json();
+           console.log(response.status, body.meta.total, body.data[0].link.startsWith("https://edge.example/"));`,
+        ],
+        { cwd: root, encoding: "utf8", env: { ...process.env, BASE_URL: "" } },
+      );
+      assert.match(printed.trim(), /^200 \d+ true$/);
+    } finally {
+      execFileSync("rm", ["-f", out]);
+    }
+  });
+});
