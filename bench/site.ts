@@ -65,7 +65,10 @@ ${body()}
   for (let c = 0; files.size - 1 < share; c++) {
     files.set(`academy/course-${c}.md`, file(`Course ${c}`, ""));
     for (let m = 0; m < 4; m++) {
-      files.set(`academy/course-${c}/module-${m}.md`, file(`Module ${c}.${m}`, `sidebar_position: ${m}\n`));
+      files.set(
+        `academy/course-${c}/module-${m}.md`,
+        file(`Module ${c}.${m}`, `sidebar_position: ${m}\n`),
+      );
       for (let l = 0; l < 5; l++) {
         files.set(
           `academy/course-${c}/module-${m}/lesson-${l}.md`,
@@ -75,14 +78,19 @@ ${body()}
     }
   }
   for (let i = 0; i < share; i++) {
-    const day = `${2020 + (i % 7)}-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
+    const day = `${2020 + (i % 7)}-${String(1 + (i % 12)).padStart(2, "0")}-${
+      String(1 + (i % 28)).padStart(2, "0")
+    }`;
     files.set(`blog/${day}-post-${i}.md`, file(`Post ${i}`, ""));
   }
   for (let i = 0; i < share; i++) {
     // docs: sections of 10 with the pages beside their section file
     const section = Math.floor(i / 10);
     if (i % 10 === 0) files.set(`docs/section-${section}.md`, file(`Section ${section}`, ""));
-    else files.set(`docs/section-${section}/page-${i}.md`, file(`Doc ${i}`, `sidebar_position: ${i % 10}\n`));
+    else {files.set(
+        `docs/section-${section}/page-${i}.md`,
+        file(`Doc ${i}`, `sidebar_position: ${i % 10}\n`),
+      );}
   }
   for (let i = 0; i < share; i++) {
     const group = Math.floor(i / 20);
@@ -90,7 +98,10 @@ ${body()}
     else files.set(`faq/group-${group}/question-${i}.md`, file(`Question ${i}?`, ""));
   }
   for (let i = 0; files.size - 1 < count; i++) {
-    files.set(`pages/page-${i}.${i % 10 === 0 ? "html" : "md"}`, file(`Page ${i}`, `order: ${i}\n`));
+    files.set(
+      `pages/page-${i}.${i % 10 === 0 ? "html" : "md"}`,
+      file(`Page ${i}`, `order: ${i}\n`),
+    );
   }
   const dirs = new Set([...files.keys()].map((p) => dirname(join(root, p))));
   for (const dir of dirs) await mkdir(dir, { recursive: true });
