@@ -8,6 +8,15 @@ const env = process.env;
 const port = Number(env.PORT || 8000);
 const hostname = env.HOST || "0.0.0.0";
 
+// Warnings found while loading wait until the start-up line is out (SPEC 11).
+const held: string[] = [];
+let started = false;
+const logger = {
+  info: (message: string) => console.log(message),
+  warn: (message: string) => started ? console.error(message) : held.push(message),
+  error: (message: string) => console.error(message),
+};
+
 let api;
 try {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -16,6 +25,7 @@ try {
     );
   }
   api = await createContentApi({
+    logger,
     config: env.CONTENT_CONFIG || undefined,
     baseUrl: env.BASE_URL || undefined,
     watch: true,
@@ -43,5 +53,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.exit(0);
   });
 }
-const counts = api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ");
+const counts =
+  api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
+  "no content plugins enabled";
 console.log(`content-feed listening on ${server.url} · ${counts}`);
+started = true;
+for (const message of held) console.error(message);

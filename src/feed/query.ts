@@ -146,14 +146,14 @@ export function parseQuery(
   for (const key of ["indexable", "searchable"] as const) {
     const value = get(key);
     if (value === undefined) continue;
-    if (!(value in BOOL)) {
+    if (!Object.hasOwn(BOOL, value)) {
       return problem(key, `${key} must be true, false, 1 or 0, got ${JSON.stringify(value)}`);
     }
     filters[key] = BOOL[value];
   }
   const limit = get("limit");
   if (limit !== undefined) {
-    if (!/^\d{1,6}$/.test(limit) || +limit < 1 || +limit > MAX_LIMIT) {
+    if (!/^\d+$/.test(limit) || +limit < 1 || +limit > MAX_LIMIT) {
       return problem(
         "limit",
         `limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`,

@@ -2,14 +2,26 @@ import { sha256Hex } from "../source/hash.ts";
 import { compress, negotiate } from "./compress.ts";
 import { PROBLEM_TYPE, problemBody } from "./problem.ts";
 
-/** A response body ready to send many times: bytes, strong validator, compressed variants. */
+/** One encoding of a representation, with its complete response headers precomputed. */
+interface Variant {
+  readonly bytes: Uint8Array;
+  /** Quoted strong ETag of exactly these bytes. */
+  readonly etag: string;
+  readonly ok: Record<string, string>;
+  readonly notModified: Record<string, string>;
+}
+
+/** A response body ready to send many times: the bytes, validators and headers, per encoding. */
 export interface Representation {
-  readonly type: string;
   readonly bytes: Uint8Array;
   /** Quoted strong ETag of the identity bytes. */
   readonly etag: string;
-  /** Compressed bytes by coding, made on first use. */
-  readonly encoded: Map<string, Promise<Uint8Array>>;
+  /** Epoch ms, second precision, for `Last-Modified` and `If-Modified-Since`. */
+  readonly lastModified: number;
+  /** Encoded variants by coding (`identity` included), made on first use. */
+  readonly variants: Map<string, Promise<Variant>>;
+  /** Headers every variant shares. */
+  readonly shared: Record<string, string>;
 }
 
 /** HTTP settings that are the same for every response. */
@@ -29,78 +41,113 @@ const encoder = new TextEncoder();
 /** Bodies at or under this many bytes are sent uncompressed (SPEC 9). */
 export const COMPRESS_MIN = 1024;
 
+async function etagOf(bytes: Uint8Array): Promise<string> {
+  return `"${(await sha256Hex(bytes)).slice(0, 32)}"`;
+}
+
+async function makeVariant(
+  rep: Omit<Representation, "variants">,
+  coding: string,
+): Promise<Variant> {
+  const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
+  const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
+  const notModified = { ...rep.shared, ETag: etag };
+  const ok: Record<string, string> = { ...notModified, "Content-Length": String(bytes.length) };
+  if (coding !== "identity") ok["Content-Encoding"] = coding;
+  return { bytes, etag, ok, notModified };
+}
+
 /**
- * Encodes a body once and computes its strong ETag (SHA-256 of the bytes).
+ * Encodes a body once, with its strong ETag (SHA-256 of the bytes) and every
+ * header it will be sent with, so that answering it costs a lookup.
  *
  * @example
  * ```ts
  * import { represent } from "./respond.ts";
- * const rep = await represent("application/json; charset=utf-8", '{"ok":true}');
+ * const rep = await represent("application/json; charset=utf-8", '{"ok":true}',
+ *   { cors: true, cacheControl: "public, max-age=60" }, Date.now());
  * rep.etag; // '"4062edaf…"'
  * ```
  */
-export async function represent(type: string, body: string): Promise<Representation> {
+export async function represent(
+  type: string,
+  body: string,
+  settings: HttpSettings,
+  lastModified: number,
+  extra?: Record<string, string>,
+): Promise<Representation> {
   const bytes = encoder.encode(body);
-  return { type, bytes, etag: `"${(await sha256Hex(bytes)).slice(0, 32)}"`, encoded: new Map() };
+  const seconds = Math.floor(lastModified / 1000) * 1000;
+  const shared: Record<string, string> = {
+    ...baseHeaders(settings),
+    "Cache-Control": settings.cacheControl,
+    "Content-Type": type,
+    "Last-Modified": new Date(seconds).toUTCString(),
+    "Vary": "Accept-Encoding",
+    ...extra,
+  };
+  const rep = { bytes, etag: await etagOf(bytes), lastModified: seconds, shared };
+  const variants = new Map([["identity", makeVariant(rep, "identity")]]);
+  await variants.get("identity");
+  return { ...rep, variants };
 }
+
+const negotiated = new Map<string, string>();
 
 /**
  * Answers a request with a representation (SPEC 9): `ETag` and
  * `Last-Modified` validators with `304` on a match, `Cache-Control`, CORS,
- * `nosniff`, gzip or br when accepted and worth it, and no body for `HEAD`.
+ * `nosniff`, gzip (or br, where the runtime can) when accepted and the body
+ * is over 1 KiB, and no body for `HEAD`. Each encoding has the strong ETag of
+ * its own bytes.
  *
  * @example
  * ```ts
  * import { represent, sendRepresentation } from "./respond.ts";
- * const rep = await represent("application/json; charset=utf-8", "{}");
- * const response = await sendRepresentation(new Request("http://x/"), rep, { cors: true, cacheControl: "public, max-age=60" }, Date.now());
+ * const settings = { cors: true, cacheControl: "public, max-age=60" };
+ * const rep = await represent("application/json; charset=utf-8", "{}", settings, Date.now());
+ * const response = await sendRepresentation(new Request("http://x/"), rep, settings);
  * ```
  */
 export async function sendRepresentation(
   request: Request,
   rep: Representation,
   settings: HttpSettings,
-  lastModified: number,
-  extra?: Record<string, string>,
 ): Promise<Response> {
-  const headers = baseHeaders(settings);
-  headers.set("Cache-Control", settings.cacheControl);
-  headers.set("Last-Modified", new Date(Math.floor(lastModified / 1000) * 1000).toUTCString());
-  headers.set("Vary", "Accept-Encoding");
-  if (extra) { for (const [name, value] of Object.entries(extra)) headers.set(name, value); }
-  const coding = rep.bytes.length > COMPRESS_MIN
-    ? negotiate(request.headers.get("Accept-Encoding"))
-    : undefined;
-  headers.set("ETag", coding ? `${rep.etag.slice(0, -1)}-${coding}"` : rep.etag);
-  if (notModified(request, rep.etag, lastModified)) {
-    return new (settings.Response ?? Response)(null, { status: 304, headers });
+  let coding = "identity";
+  if (rep.bytes.length > COMPRESS_MIN) {
+    const accept = request.headers.get("Accept-Encoding") ?? "";
+    let chosen = negotiated.get(accept);
+    if (chosen === undefined) {
+      chosen = negotiate(accept) ?? "identity";
+      if (negotiated.size < 256) negotiated.set(accept, chosen);
+    }
+    coding = chosen;
   }
-  headers.set("Content-Type", rep.type);
-  let bytes = rep.bytes;
-  if (coding) {
-    let pending = rep.encoded.get(coding);
-    if (!pending) rep.encoded.set(coding, pending = compress(rep.bytes, coding));
-    bytes = await pending;
-    headers.set("Content-Encoding", coding);
+  let pending = rep.variants.get(coding);
+  if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding));
+  const variant = await pending;
+  const R = settings.Response ?? Response;
+  if (notModified(request, rep, variant)) {
+    return new R(null, { status: 304, headers: variant.notModified });
   }
-  headers.set("Content-Length", String(bytes.length));
-  const body = request.method === "HEAD" ? null : bytes as Uint8Array<ArrayBuffer>;
-  return new (settings.Response ?? Response)(body, { status: 200, headers });
+  const body = request.method === "HEAD" ? null : variant.bytes as Uint8Array<ArrayBuffer>;
+  return new R(body, { status: 200, headers: variant.ok });
 }
 
-function notModified(request: Request, etag: string, lastModified: number): boolean {
+function notModified(request: Request, rep: Representation, variant: Variant): boolean {
   const match = request.headers.get("If-None-Match");
   if (match !== null) {
-    const ours = etag.slice(1, -1);
+    // Weak comparison (RFC 9110 13.1.2): any encoding of the same content matches.
     return match.split(",").some((tag) => {
       const t = tag.trim().replace(/^W\//, "");
-      return t === "*" || t.slice(1, -1).replace(/-(gzip|br)$/, "") === ours;
+      return t === "*" || t === variant.etag || t === rep.etag;
     });
   }
   const since = request.headers.get("If-Modified-Since");
   if (since === null) return false;
   const time = Date.parse(since);
-  return !Number.isNaN(time) && Math.floor(lastModified / 1000) * 1000 <= time;
+  return !Number.isNaN(time) && rep.lastModified <= time;
 }
 
 /**
@@ -120,12 +167,14 @@ export function sendProblem(
   settings: HttpSettings,
   extra?: Record<string, string>,
 ): Response {
-  const headers = baseHeaders(settings);
-  headers.set("Content-Type", PROBLEM_TYPE);
-  headers.set("Cache-Control", "no-store");
-  if (extra) { for (const [name, value] of Object.entries(extra)) headers.set(name, value); }
   const bytes = encoder.encode(problemBody(status, detail));
-  headers.set("Content-Length", String(bytes.length));
+  const headers = {
+    ...baseHeaders(settings),
+    "Content-Type": PROBLEM_TYPE,
+    "Cache-Control": "no-store",
+    ...extra,
+    "Content-Length": String(bytes.length),
+  };
   return new (settings.Response ?? Response)(request.method === "HEAD" ? null : bytes, {
     status,
     headers,
@@ -142,21 +191,22 @@ export function sendProblem(
  * ```
  */
 export function sendPreflight(settings: HttpSettings): Response {
-  const headers = baseHeaders(settings);
-  headers.set("Allow", "GET, HEAD, OPTIONS");
+  const headers = { ...baseHeaders(settings), Allow: "GET, HEAD, OPTIONS" };
   if (settings.cors) {
-    headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-    headers.set("Access-Control-Allow-Headers", "*");
-    headers.set("Access-Control-Max-Age", "86400");
+    Object.assign(headers, {
+      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Headers": "*",
+      "Access-Control-Max-Age": "86400",
+    });
   }
   return new (settings.Response ?? Response)(null, { status: 204, headers });
 }
 
-function baseHeaders(settings: HttpSettings): Headers {
-  const headers = new Headers({ "X-Content-Type-Options": "nosniff" });
+function baseHeaders(settings: HttpSettings): Record<string, string> {
+  const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
   if (settings.cors) {
-    headers.set("Access-Control-Allow-Origin", "*");
-    headers.set("Access-Control-Expose-Headers", "ETag, Link, Last-Modified");
+    headers["Access-Control-Allow-Origin"] = "*";
+    headers["Access-Control-Expose-Headers"] = "ETag, Link, Last-Modified";
   }
   return headers;
 }

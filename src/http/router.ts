@@ -35,11 +35,6 @@ interface Made {
   headers?: Record<string, string>;
 }
 
-interface Cached {
-  representation: Representation;
-  headers: Record<string, string> | undefined;
-}
-
 interface Routed {
   method: string;
   url: string;
@@ -66,9 +61,9 @@ interface Routed {
  */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
-  const caches = new WeakMap<Index, Map<string, Promise<Cached>>>();
+  const caches = new WeakMap<Index, Map<string, Promise<Representation>>>();
 
-  const cached = (r: Routed, key: string, make: () => Made): Promise<Cached> => {
+  const cached = (r: Routed, key: string, make: () => Made): Promise<Representation> => {
     let cache = caches.get(r.index);
     if (!cache) caches.set(r.index, cache = new Map());
     const full = `${r.base}\n${key}`;
@@ -78,18 +73,17 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     } else {
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
       const { type, body, headers } = make();
-      rep = represent(type, body).then((representation) => ({ representation, headers }));
+      rep = represent(type, body, options, r.index.builtAt, headers);
     }
     cache.set(full, rep);
     return rep;
   };
-  const send = async (r: Routed, pending: Promise<Cached>) => {
-    const { representation, headers } = await pending;
-    return sendRepresentation(r.request, representation, options, r.index.builtAt, headers);
+  const send = async (r: Routed, pending: Promise<Representation>) => {
+    return sendRepresentation(r.request, await pending, options);
   };
   const problem = (r: Routed, status: number, detail: string, extra?: Record<string, string>) =>
     sendProblem(r.request, status, detail, options, extra);
-  const notFound = (r: Routed) => problem(r, 404, `nothing at ${new URL(r.url).pathname}`);
+  const notFound = (r: Routed) => problem(r, 404, `nothing at ${new URL(r.request.url).pathname}`);
 
   const feed = (r: Routed) => {
     if (!r.index.settings.api) return notFound(r);

@@ -98,6 +98,15 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     if (!slug) warn("slug", "a string with letters or digits", "the file name");
   }
   if (!slug) slug = slugify(fileStem);
+  if (!slug) {
+    // A name with no a-z or 0-9 at all (日本語.md): a stable slug from its path, so its link resolves.
+    slug = `item-${pathHash(file.path)}`;
+    warnings.push({
+      file: shown,
+      message:
+        `file name has no letters a-z or digits to make a slug from; using '${slug}' (set front matter 'slug')`,
+    });
+  }
 
   const title = str("title")?.trim() || fileStem;
   const description = str("description") ?? str("summary") ?? preview(file.body);
@@ -183,4 +192,14 @@ function atLeastChars(text: string, n: number): boolean {
   if (text.length >= 2 * n) return true; // a code point is at most two code units
   if (text.length < n) return false;
   return [...text].length >= n;
+}
+
+/** FNV-1a of a path, 8 hex digits: stable across edits of the file. */
+function pathHash(path: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) {
+    hash ^= path.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }

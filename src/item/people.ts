@@ -55,7 +55,9 @@ export function parseTags(value: unknown): { value: NameSlug[]; problem?: string
   for (const entry of list) {
     const tag = toNameSlug(entry, false);
     if (tag) out.push(tag);
-    else problem = `an entry is not a tag name: ${JSON.stringify(entry)}`;
+    else {problem = `an entry is not a tag name with letters a-z or digits: ${
+        JSON.stringify(entry)
+      }`;}
   }
   return { value: dedupe(out), problem };
 }

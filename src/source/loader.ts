@@ -38,6 +38,7 @@ const CONCURRENCY = 32;
  */
 export function createLoader(config: ContentConfig): ContentLoader {
   let cache = new Map<string, { mtime: number; size: number; result: ParsedFile | Warning }>();
+  let listingWarnings = "";
   return {
     async load() {
       const next = new Map<string, { mtime: number; size: number; result: ParsedFile | Warning }>();
@@ -86,7 +87,10 @@ export function createLoader(config: ContentConfig): ContentLoader {
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, todo.length) }, worker));
-      const changed = todo.length > 0 || next.size !== cache.size;
+      // A new listing warning (a bad link added) is a change too, so it gets logged.
+      const listing = warnings.map((w) => `${w.file}\n${w.message}`).join("\n");
+      const changed = todo.length > 0 || next.size !== cache.size || listing !== listingWarnings;
+      listingWarnings = listing;
       cache = next;
       const files: ParsedFile[] = [];
       for (const { result } of next.values()) {
