@@ -55,8 +55,11 @@ export interface ContentApi {
   readonly index: Index;
   /** The resolved configuration (`undefined` when serving a snapshot). */
   readonly config: ContentConfig | undefined;
-  /** Re-reads what changed on disk and swaps in the new index atomically. */
-  reload(): Promise<Index>;
+  /**
+   * Re-reads what changed on disk and swaps in the new index atomically;
+   * with `paths` (absolute), looks only at those files.
+   */
+  reload(paths?: readonly string[]): Promise<Index>;
   /** Stops watching; the index stays as it is. */
   close(): void;
 }
@@ -87,7 +90,9 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   }
   let config: ContentConfig | undefined;
   let settings: IndexSettings;
-  let load: () => Promise<{ files: Snapshot["files"]; warnings: Warning[]; changed: boolean }>;
+  let load: (
+    paths?: readonly string[],
+  ) => Promise<{ files: Snapshot["files"]; warnings: Warning[]; changed: boolean }>;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
@@ -107,13 +112,13 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       plugins: config.plugins.map(({ name, path }) => ({ name, path })),
     };
     const loader = createLoader(config);
-    load = () => loader.load();
+    load = (paths) => loader.load(paths);
   }
   baseUrl = settings.url ?? baseUrl;
 
   let logged = new Set<string>();
-  const build = async (previous?: Index) => {
-    const { files, warnings, changed } = await load();
+  const build = async (previous?: Index, paths?: readonly string[]) => {
+    const { files, warnings, changed } = await load(paths);
     // Unchanged content keeps its index, so `generated` and every ETag stay put.
     if (previous && !changed) return previous;
     const next = buildIndex(files, settings, now(), warnings);
@@ -136,13 +141,13 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
 
   // Reloads queue behind each other; the swap is one assignment, so a request
   // sees the old index or the new one, never a half-built one.
-  function reload(): Promise<Index> {
-    const run = () => build(index).then((next) => (index = next));
+  function reload(paths?: readonly string[]): Promise<Index> {
+    const run = () => build(index, paths).then((next) => (index = next));
     pending = (pending ?? Promise.resolve(index)).then(run, run);
     return pending;
   }
-  const reloadLogged = () =>
-    reload().catch((error) =>
+  const reloadLogged = (paths?: readonly string[]) =>
+    reload(paths).catch((error) =>
       logger.error(`content reload failed; still serving the previous index: ${error}`)
     );
 
@@ -154,14 +159,22 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     const root = config.root;
     const startPolling = () => {
       if (!closed && poll === undefined) {
-        poll = setInterval(reloadLogged, options.pollInterval ?? 1000);
+        poll = setInterval(() => reloadLogged(), options.pollInterval ?? 1000);
       }
     };
-    const onChange = () => {
-      if (settle !== undefined || closed) return;
+    // The paths the watcher named in the settle window; `undefined` when one
+    // event named none, which means a full listing.
+    let changed: Set<string> | undefined = new Set();
+    const onChange = (name: string | undefined) => {
+      if (closed) return;
+      if (name === undefined) changed = undefined;
+      else changed?.add(`${root}/${name}`);
+      if (settle !== undefined) return;
       settle = setTimeout(() => {
+        const paths = changed ? [...changed] : undefined;
+        changed = new Set();
         settle = undefined;
-        reloadLogged();
+        reloadLogged(paths);
       }, SETTLE_MS);
     };
     if (options.watch !== "poll") {

@@ -638,3 +638,30 @@ describe("errors", () => {
     }, { Response: ThrowingResponse });
   });
 });
+
+describe("revalidation across encodings", () => {
+  it("answers 304 to an identity request that sends the gzip variant's ETag, and back", async () => {
+    const s = await site({
+      "docs/a.md": md({ title: "A" }, LONG.repeat(20)),
+      "docs/b.md": md({ title: "B" }, LONG.repeat(20)),
+    });
+    try {
+      const gz = await s.request("/api/content.json", { headers: { "Accept-Encoding": "gzip" } });
+      assert.equal(gz.headers.get("content-encoding"), "gzip");
+      const plain = await s.request("/api/content.json");
+      assert.equal(plain.headers.get("content-encoding"), null);
+      assert.notEqual(gz.headers.get("etag"), plain.headers.get("etag"));
+      const a = await s.request("/api/content.json", {
+        headers: { "If-None-Match": gz.headers.get("etag")! },
+      });
+      assert.equal(a.status, 304);
+      const b = await s.request("/api/content.json", {
+        headers: { "If-None-Match": plain.headers.get("etag")!, "Accept-Encoding": "gzip" },
+      });
+      assert.equal(b.status, 304);
+      assert.equal(b.headers.get("etag"), gz.headers.get("etag"));
+    } finally {
+      await s.close();
+    }
+  });
+});

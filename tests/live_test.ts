@@ -2,7 +2,7 @@
 // restart, by watching (or polling where watching is unavailable).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LONG, md, site, type TestSite } from "./helpers.ts";
 
@@ -125,6 +125,38 @@ describe("reloading", () => {
       assert.ok(await readFile(file, "utf8"));
     } finally {
       s.api.close();
+      await s.close();
+    }
+  });
+});
+
+describe("reloading only named paths (what the watcher passes)", () => {
+  it("reads an edited or added file, drops a removed one, and lists a new folder", async () => {
+    const s = await site({
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+    });
+    try {
+      const abs = (path: string) => join(s.root, path);
+      await writeFile(abs("docs/a.md"), md({ title: "A2" }, LONG));
+      await writeFile(abs("docs/c.md"), md({ title: "C" }, LONG));
+      // b.md is edited too, but not named: a named reload does not look at it.
+      await writeFile(abs("docs/b.md"), md({ title: "B2, longer" }, LONG));
+      let index = await s.api.reload([abs("docs/a.md"), abs("docs/c.md"), abs("services.yaml")]);
+      assert.equal(index.byPath.get("docs/a")!.title, "A2");
+      assert.equal(index.byPath.get("docs/c")!.title, "C");
+      assert.equal(index.byPath.get("docs/b")!.title, "B");
+
+      await rm(abs("docs/c.md"));
+      index = await s.api.reload([abs("docs/c.md")]);
+      assert.equal(index.byPath.get("docs/c"), undefined);
+
+      await mkdir(abs("docs/a"));
+      await writeFile(abs("docs/a/deep.md"), md({ title: "Deep" }, LONG));
+      index = await s.api.reload([abs("docs/a")]); // a folder: the full listing
+      assert.equal(index.byPath.get("docs/a/deep")!.title, "Deep");
+      assert.equal(index.byPath.get("docs/b")!.title, "B2, longer");
+    } finally {
       await s.close();
     }
   });

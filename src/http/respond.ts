@@ -22,6 +22,8 @@ export interface Representation {
   readonly variants: Map<string, Promise<Variant>>;
   /** Headers every variant shares. */
   readonly shared: Record<string, string>;
+  /** The ETags of every variant made so far: any of them revalidates. */
+  readonly etags: Set<string>;
 }
 
 /** HTTP settings that are the same for every response. */
@@ -51,6 +53,7 @@ async function makeVariant(
 ): Promise<Variant> {
   const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
   const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
+  rep.etags.add(etag);
   const notModified = { ...rep.shared, ETag: etag };
   const ok: Record<string, string> = { ...notModified, "Content-Length": String(bytes.length) };
   if (coding !== "identity") ok["Content-Encoding"] = coding;
@@ -86,7 +89,8 @@ export async function represent(
     "Vary": "Accept-Encoding",
     ...extra,
   };
-  const rep = { bytes, etag: await etagOf(bytes), lastModified: seconds, shared };
+  const etag = await etagOf(bytes);
+  const rep = { bytes, etag, lastModified: seconds, shared, etags: new Set([etag]) };
   const variants = new Map([["identity", makeVariant(rep, "identity")]]);
   await variants.get("identity");
   return { ...rep, variants };
@@ -128,20 +132,20 @@ export async function sendRepresentation(
   if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding));
   const variant = await pending;
   const R = settings.Response ?? Response;
-  if (notModified(request, rep, variant)) {
+  if (notModified(request, rep)) {
     return new R(null, { status: 304, headers: variant.notModified });
   }
   const body = request.method === "HEAD" ? null : variant.bytes as Uint8Array<ArrayBuffer>;
   return new R(body, { status: 200, headers: variant.ok });
 }
 
-function notModified(request: Request, rep: Representation, variant: Variant): boolean {
+function notModified(request: Request, rep: Representation): boolean {
   const match = request.headers.get("If-None-Match");
   if (match !== null) {
     // Weak comparison (RFC 9110 13.1.2): any encoding of the same content matches.
     return match.split(",").some((tag) => {
       const t = tag.trim().replace(/^W\//, "");
-      return t === "*" || t === variant.etag || t === rep.etag;
+      return t === "*" || rep.etags.has(t);
     });
   }
   const since = request.headers.get("If-Modified-Since");

@@ -214,3 +214,33 @@ export function watchFolder(
     return undefined;
   }
 }
+
+/**
+ * What a path is now, without following a link: a file (with its mtime and
+ * size), a folder, a link, something else, or missing.
+ *
+ * @example
+ * ```ts
+ * import { entryInfo } from "./fs.ts";
+ * await entryInfo("/site/content/docs/intro.md"); // { kind: "file", mtime: …, size: … }
+ * ```
+ */
+export async function entryInfo(
+  path: string,
+): Promise<
+  { kind: "file" | "folder" | "link" | "other" | "missing"; mtime: number; size: number }
+> {
+  try {
+    const info = await lstat(path);
+    const kind = info.isSymbolicLink()
+      ? "link"
+      : info.isDirectory()
+      ? "folder"
+      : info.isFile()
+      ? "file"
+      : "other";
+    return { kind, mtime: info.mtimeMs, size: info.size };
+  } catch {
+    return { kind: "missing", mtime: 0, size: 0 };
+  }
+}
