@@ -67,7 +67,11 @@ export function renderFeed(index: Index, page: Page, base: string): string {
  * ```
  */
 export function renderItem(index: Index, item: Item, base: string): string {
-  return itemJson(index, item, base).slice(0, -1) + item.jsonDetail;
+  // Built per request (and then cached as a response), not kept per item:
+  // a serialized copy of every body would double what bodies cost in memory.
+  return `${itemJson(index, item, base).slice(0, -1)},"body":${
+    JSON.stringify(item.body)
+  },"parent":${JSON.stringify(item.parent)},"children":${JSON.stringify(item.children)}}`;
 }
 
 /**

@@ -62,6 +62,8 @@ interface Routed {
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
   const caches = new WeakMap<Index, Map<string, Promise<Representation>>>();
+  // Request URL → representation, per index: a repeated GET skips routing and parsing.
+  const byUrl = new WeakMap<Index, Map<string, Promise<Representation>>>();
 
   const cached = (r: Routed, key: string, make: () => Made): Promise<Representation> => {
     let cache = caches.get(r.index);
@@ -76,6 +78,10 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       rep = represent(type, body, options, r.index.builtAt, headers);
     }
     cache.set(full, rep);
+    let urls = byUrl.get(r.index);
+    if (!urls) byUrl.set(r.index, urls = new Map());
+    if (urls.size >= CACHE_ENTRIES) urls.delete(urls.keys().next().value!);
+    urls.set(r.request.url, rep);
     return rep;
   };
   const send = async (r: Routed, pending: Promise<Representation>) => {
@@ -158,6 +164,14 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
 
   return async (request: Request): Promise<Response> => {
     const index = options.index();
+    const hit = request.method === "GET" || request.method === "HEAD"
+      ? byUrl.get(index)?.get(request.url)
+      : undefined;
+    if (hit) {
+      try {
+        return await sendRepresentation(request, await hit, options);
+      } catch { /* answered below, through the router and its error handling */ }
+    }
     const base = options.baseUrl ?? new URL(request.url).origin;
     let url = request.url;
     if (basePath) {

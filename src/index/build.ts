@@ -160,9 +160,6 @@ export function buildIndex(
       file: `${pluginPathOf(settings, d.node.file.plugin)}/${d.node.file.path}`,
       jsonHead: `${json.slice(0, imageAt)},"link":`,
       jsonTail: json.slice(titleAt),
-      jsonDetail: `,"body":${JSON.stringify(d.node.file.body)},"parent":${
-        JSON.stringify(d.parent ? idOf(d.parent) : null)
-      },"children":${JSON.stringify(d.children.map(idOf))}}`,
     };
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);

@@ -40,6 +40,4 @@ export interface Item {
   readonly jsonHead: string;
   /** Serialized JSON after `image`: `,"title":…,"time":4}`. */
   readonly jsonTail: string;
-  /** What the item's JSON form adds after the feed fields: `,"body":…,"children":[…]}`. */
-  readonly jsonDetail: string;
 }
