@@ -1,33 +1,16 @@
 // End-to-end tests of GET /api/content.json (SPEC 2.1, 5, 6) over real files in temp folders.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { LONG, md, site, type SiteFiles, type TestSite } from "./helpers.ts";
+import {
+  configFor as config,
+  LONG,
+  md,
+  type SiteFiles,
+  type TestSite,
+  withSite,
+} from "./helpers.ts";
 
 /** A services.yaml enabling `plugins` in that order, with an optional `url`. */
-function config(plugins: string[], url?: string): string {
-  return [
-    "parameters:",
-    "  service.content.config:",
-    ...(url === undefined ? [] : [`    url: ${JSON.stringify(url)}`]),
-    "    plugins:",
-    ...plugins.map((p) => `      ${p}: ~`),
-    "",
-  ].join("\n");
-}
-
-/** Runs `fn` on a fresh site and always removes its folder. */
-async function withSite(
-  files: SiteFiles,
-  options: Parameters<typeof site>[1],
-  fn: (s: TestSite) => Promise<void>,
-): Promise<void> {
-  const s = await site(files, options);
-  try {
-    await fn(s);
-  } finally {
-    await s.close();
-  }
-}
 
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

@@ -114,3 +114,29 @@ export function md(front: Record<string, unknown> | string | undefined, body = "
 export const LONG =
   "This body is long enough to be indexable by default, since the rule asks for at least " +
   "one hundred characters of text.";
+
+/** A services.yaml enabling `plugins` (content plugins, api, sitemap), with an optional url. */
+export function configFor(plugins: string[], url?: string): string {
+  return [
+    "parameters:",
+    "  service.content.config:",
+    ...(url === undefined ? [] : [`    url: ${JSON.stringify(url)}`]),
+    "    plugins:",
+    ...plugins.map((p) => `      ${p}: ~`),
+    "",
+  ].join("\n");
+}
+
+/** Runs `fn` on a fresh site and always removes its folder. */
+export async function withSite(
+  files: SiteFiles,
+  options: Parameters<typeof site>[1],
+  fn: (s: TestSite) => Promise<void>,
+): Promise<void> {
+  const s = await site(files, options);
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}

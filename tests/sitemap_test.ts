@@ -1,33 +1,16 @@
 // End-to-end tests of GET /sitemap.xml (SPEC 8, first bullet) over real files in temp folders.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { LONG, md, site, type SiteFiles, type TestSite } from "./helpers.ts";
+import {
+  configFor as config,
+  LONG,
+  md,
+  type SiteFiles,
+  type TestSite,
+  withSite,
+} from "./helpers.ts";
 
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
-
-function config(plugins: string[], url?: string): string {
-  return [
-    "parameters:",
-    "  service.content.config:",
-    ...(url === undefined ? [] : [`    url: ${JSON.stringify(url)}`]),
-    "    plugins:",
-    ...plugins.map((p) => `      ${p}: ~`),
-    "",
-  ].join("\n");
-}
-
-async function withSite(
-  files: SiteFiles,
-  options: Parameters<typeof site>[1],
-  fn: (s: TestSite) => Promise<void>,
-): Promise<void> {
-  const s = await site(files, options);
-  try {
-    await fn(s);
-  } finally {
-    await s.close();
-  }
-}
 
 /** Decodes the five XML entities and numeric character references. */
 function unescapeXml(text: string): string {
