@@ -1,5 +1,5 @@
-import { ConfigError, type ContentConfig } from "./config.ts";
-import { buildIndex, type Index, type IndexSettings } from "./index/build.ts";
+import { ConfigError, type ContentConfig, isHttpUrl } from "./config.ts";
+import { buildIndex, type Index, type IndexSettings, indexSettings } from "./index/build.ts";
 import { createHandler } from "./http/router.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { watchFolder } from "./source/fs.ts";
@@ -83,7 +83,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   const logger = options.logger ?? console;
   const now = options.now ?? Date.now;
   let baseUrl = options.baseUrl?.replace(/\/+$/, "") || undefined;
-  if (baseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(baseUrl)) {
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
     throw new ConfigError(
       `BASE_URL: expected an absolute http(s) URL, got ${JSON.stringify(options.baseUrl)}`,
     );
@@ -103,14 +103,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
-    const { title, url, api, sitemap } = config;
-    settings = {
-      title,
-      url,
-      api,
-      sitemap,
-      plugins: config.plugins.map(({ name, path }) => ({ name, path })),
-    };
+    settings = indexSettings(config);
     const loader = createLoader(config);
     load = (paths) => loader.load(paths);
   }

@@ -183,7 +183,18 @@ function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isHttpUrl(text: string): boolean {
+/**
+ * Whether text is an absolute http(s) URL without query or fragment: what a
+ * base URL must be, from the config or from `BASE_URL`.
+ *
+ * @example
+ * ```ts
+ * import { isHttpUrl } from "./config.ts";
+ * isHttpUrl("https://example.com/content"); // true
+ * isHttpUrl("example.com"); // false
+ * ```
+ */
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return (url.protocol === "http:" || url.protocol === "https:") && !url.search && !url.hash;

@@ -1,4 +1,5 @@
-import type { IndexSettings } from "./index/build.ts";
+import { type IndexSettings, indexSettings } from "./index/build.ts";
+import { compareText } from "./index/tree.ts";
 import { ConfigError } from "./config.ts";
 import { loadConfigFile } from "./load_config.ts";
 import { readText, writeText } from "./source/fs.ts";
@@ -89,17 +90,9 @@ export async function writeSnapshotFile(
 ): Promise<{ files: number; warnings: Warning[] }> {
   const config = await loadConfigFile(configFile);
   const { files, warnings } = await createLoader(config).load();
-  const { title, url, api, sitemap } = config;
-  const settings = {
-    title,
-    url,
-    api,
-    sitemap,
-    plugins: config.plugins.map(({ name, path }) => ({ name, path })),
-  };
   const sorted = [...files].sort((a, b) =>
-    a.plugin < b.plugin ? -1 : a.plugin > b.plugin ? 1 : a.path < b.path ? -1 : 1
+    compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );
-  await writeText(out, JSON.stringify(makeSnapshot(settings, sorted)));
+  await writeText(out, JSON.stringify(makeSnapshot(indexSettings(config), sorted)));
   return { files: files.length, warnings };
 }

@@ -23,55 +23,43 @@ const DAY = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
  * ```
  */
 export function openApiDocument(index: Index, base: string): Record<string, unknown> {
+  // The seed's item fields, in order; every one is required.
+  const itemProperties = {
+    id: { type: "string", pattern: "^[a-z0-9_-]+$" },
+    checksum: {
+      type: "string",
+      pattern: "^[0-9a-f]{64}$",
+      description: "SHA-256 of the source file",
+    },
+    type: { type: "string", enum: index.types },
+    category: { type: "string", enum: index.categories },
+    uri: { type: "string" },
+    link: { type: "string", format: "uri" },
+    image: { type: ["string", "null"] },
+    title: { type: "string" },
+    description: { type: "string" },
+    authors: { type: "array", items: { $ref: "#/components/schemas/Author" } },
+    tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } },
+    date: DAY,
+    last_update: DAY,
+    time: { type: "integer", minimum: 0, description: "reading time in minutes" },
+  };
   const item = {
     type: "object",
     additionalProperties: false,
-    required: [
-      "id",
-      "checksum",
-      "type",
-      "category",
-      "uri",
-      "link",
-      "image",
-      "title",
-      "description",
-      "authors",
-      "tags",
-      "date",
-      "last_update",
-      "time",
-    ],
-    properties: {
-      id: { type: "string", pattern: "^[a-z0-9_-]+$" },
-      checksum: {
-        type: "string",
-        pattern: "^[0-9a-f]{64}$",
-        description: "SHA-256 of the source file",
-      },
-      type: { type: "string", enum: index.types },
-      category: { type: "string", enum: index.categories },
-      uri: { type: "string" },
-      link: { type: "string", format: "uri" },
-      image: { type: ["string", "null"] },
-      title: { type: "string" },
-      description: { type: "string" },
-      authors: { type: "array", items: { $ref: "#/components/schemas/Author" } },
-      tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } },
-      date: DAY,
-      last_update: DAY,
-      time: { type: "integer", minimum: 0, description: "reading time in minutes" },
-    },
+    required: Object.keys(itemProperties),
+    properties: itemProperties,
+  };
+  const detailProperties = {
+    ...itemProperties,
+    body: { type: "string" },
+    parent: { type: ["string", "null"] },
+    children: { type: "array", items: { type: "string" } },
   };
   const itemDetail = {
     ...item,
-    required: [...item.required, "body", "parent", "children"],
-    properties: {
-      ...item.properties,
-      body: { type: "string" },
-      parent: { type: ["string", "null"] },
-      children: { type: "array", items: { type: "string" } },
-    },
+    required: Object.keys(detailProperties),
+    properties: detailProperties,
   };
   const q = (name: string, description: string, schema: Record<string, unknown>) => ({
     name,

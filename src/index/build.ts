@@ -13,6 +13,26 @@ export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitem
 };
 
 /**
+ * What the index keeps of a configuration (also what a snapshot stores).
+ *
+ * @example
+ * ```ts
+ * import { indexSettings } from "./build.ts";
+ * indexSettings(config).plugins; // [{ name: "docs", path: "docs" }, …]
+ * ```
+ */
+export function indexSettings(config: ContentConfig): IndexSettings {
+  const { title, url, api, sitemap } = config;
+  return {
+    title,
+    url,
+    api,
+    sitemap,
+    plugins: config.plugins.map(({ name, path }) => ({ name, path })),
+  };
+}
+
+/**
  * The content index: an immutable value built once per content version and
  * swapped in one assignment. Everything a request needs is here.
  */
@@ -121,10 +141,8 @@ export function buildIndex(
     author: new Map<string, Item[]>(),
     year: new Map<string, Item[]>(),
   };
-  let pluginIndex = 0, left = counts[0]?.items ?? 0;
+  const countOf = new Map(counts.map((c) => [c.plugin, c]));
   for (const d of served) {
-    while (left === 0 && pluginIndex < counts.length - 1) left = counts[++pluginIndex].items;
-    left--;
     const f = d.fields;
     const tags: Tag[] = f.tags.map((t) => ({
       name: t.name,
@@ -164,7 +182,7 @@ export function buildIndex(
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);
     if (!item.eligible) continue;
-    counts[pluginIndex].feed++;
+    countOf.get(d.node.file.plugin)!.feed++;
     feed.push(item);
     add(lists.type, item.type, item);
     add(lists.category, item.category, item);

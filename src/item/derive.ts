@@ -111,8 +111,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const title = str("title")?.trim() || fileStem;
   const description = str("description") ?? str("summary") ?? preview(file.body);
 
-  let image = str("image")?.trim() || null;
-  if (image === "") image = null;
+  const image = str("image")?.trim() || null;
 
   const authorKey = attrs.authors != null ? "authors" : "author";
   let authors: readonly NameSlug[] = ANONYMOUS;
