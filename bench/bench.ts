@@ -4,74 +4,24 @@
 // load generator (autocannon) runs in this Node process, on 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5]
 import autocannon from "autocannon";
-import { type ChildProcess, spawn } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
-import { fileURLToPath } from "node:url";
+import {
+  parseArgs,
+  runProcess,
+  runtimeCommand,
+  startServer as start,
+  stopServer as stop,
+} from "./servers.ts";
 import { generateSite } from "./site.ts";
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) {
-  args.set(process.argv[i].replace(/^--/, ""), process.argv[i + 1]);
-}
+const args = parseArgs();
 const runtime = args.get("runtime") ?? "deno";
 const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
-
-const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = (name: string) => join(root, "node_modules/.bin", name);
-const run: Record<string, string[]> = {
-  deno: [bin("deno"), "run", "-A"],
-  bun: [bin("bun")],
-  node: [bin("node")],
-};
-const command = (script: string, ...rest: string[]) => [...run[runtime], script, ...rest];
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  ms: number;
-}
-
-function start(cmd: string[], env: Record<string, string> = {}): Promise<Started> {
-  const t0 = performance.now();
-  const child = spawn(cmd[0], cmd.slice(1), {
-    cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
-      if (match) resolve({ child, url: match[1], ms: performance.now() - t0 });
-    });
-    child.on("exit", (code) => reject(new Error(`${cmd.join(" ")} exited ${code}: ${out}`)));
-  });
-}
-
-function stop(server: Started): Promise<void> {
-  return new Promise((resolve) => {
-    server.child.removeAllListeners("exit");
-    server.child.on("exit", () => resolve());
-    server.child.kill("SIGTERM");
-  });
-}
-
-function timeProcess(cmd: string[]): Promise<number> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, stdio: "ignore" });
-    child.on(
-      "exit",
-      (code) => code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} ${code}`)),
-    );
-  });
-}
+const command = (script: string, ...rest: string[]) => runtimeCommand(runtime, script, ...rest);
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -110,11 +60,11 @@ for (const size of sizes) {
     const floor: number[] = [];
     const cold: number[] = [];
     for (let i = 0; i < repeats; i++) {
-      floor.push(await timeProcess(command("bench/floor.ts", site)));
+      floor.push((await runProcess(command("bench/floor.ts", site))).ms);
       const t0 = performance.now();
       const server = await start(command("main.ts"), env);
       await (await fetch(`${server.url}/api/content.json`)).arrayBuffer();
-      cold.push(performance.now() - t0 + 0 * server.ms);
+      cold.push(performance.now() - t0);
       await stop(server);
     }
     row(
@@ -174,20 +124,8 @@ for (const size of sizes) {
     // 6. Re-index after one file changes, against the cold build (in one process).
     const touched = join(site, paths.find((p) => p.startsWith("docs/"))!);
     await appendFile(touched, "\n");
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(
-        command("bench/reindex.ts", config, touched)[0],
-        command("bench/reindex.ts", config, touched).slice(1),
-        { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-      );
-      let text = "";
-      child.stdout.on("data", (chunk) => (text += chunk));
-      child.on(
-        "exit",
-        (code) => code === 0 ? resolve(text) : reject(new Error(`reindex exited ${code}`)),
-      );
-    });
-    const { cold: build, reindex } = JSON.parse(out);
+    const { stdout } = await runProcess(command("bench/reindex.ts", config, touched));
+    const { cold: build, reindex } = JSON.parse(stdout);
     row(
       size,
       "re-index after one file changed ÷ cold build",

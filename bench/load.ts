@@ -5,54 +5,25 @@
 // any request failed. Targets 127.0.0.1 only.
 // Usage: deno task load [--runtime deno|bun|node] [--files 2000] [--seconds 10] [--connections 32]
 import autocannon from "autocannon";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { parseArgs, runtimeCommand, startServer, stopServer } from "./servers.ts";
 import { generateSite } from "./site.ts";
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) {
-  args.set(process.argv[i].replace(/^--/, ""), process.argv[i + 1]);
-}
+const args = parseArgs();
 const runtime = args.get("runtime") ?? "deno";
 const fileCount = Number(args.get("files") ?? 2000);
 const seconds = Number(args.get("seconds") ?? 10);
 const connections = Number(args.get("connections") ?? 32);
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = (name: string) => join(root, "node_modules/.bin", name);
-const commands: Record<string, string[]> = {
-  deno: [bin("deno"), "run", "-A", "main.ts"],
-  bun: [bin("bun"), "main.ts"],
-  node: [bin("node"), "main.ts"],
-};
-
 const site = await mkdtemp(join(tmpdir(), "content-feed-load-"));
 const paths = await generateSite(site, fileCount, 7);
-const server = spawn(commands[runtime][0], commands[runtime].slice(1), {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    CONTENT_CONFIG: join(site, "services.yaml"),
-  },
-  stdio: ["ignore", "pipe", "pipe"],
+const server = await startServer(runtimeCommand(runtime, "main.ts"), {
+  CONTENT_CONFIG: join(site, "services.yaml"),
 });
-let serverErrors = "";
-server.stderr!.on("data", (chunk) => (serverErrors += chunk));
-const url = await new Promise<string>((resolve, reject) => {
-  let out = "";
-  server.stdout!.on("data", (chunk) => {
-    out += chunk;
-    const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
-    if (match) resolve(match[1]);
-  });
-  server.on("exit", (code) => reject(new Error(`server exited ${code}: ${serverErrors}`)));
-});
+const url = server.url;
 
 // The mutator: every 20 ms add, edit or remove a file, for the whole run.
 let mutations = 0;
@@ -93,7 +64,7 @@ const result = await autocannon({
 });
 running = false;
 await mutator;
-server.kill("SIGTERM");
+await stopServer(server);
 await rm(site, { recursive: true, force: true });
 
 const failed = result.errors + result.timeouts + result.non2xx;
@@ -108,5 +79,5 @@ console.log(
 console.log(
   `latency ms  p50 ${result.latency.p50}  p90 ${result.latency.p90}  p99 ${result.latency.p99}  max ${result.latency.max}`,
 );
-if (serverErrors.includes("error")) console.log(`server stderr:\n${serverErrors}`);
+if (server.stderr().includes("error")) console.log(`server stderr:\n${server.stderr()}`);
 process.exit(failed === 0 ? 0 : 1);

@@ -14,18 +14,7 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createContentApi } from "../mod.ts";
-import {
-  ALL_PLUGINS,
-  LONG,
-  md,
-  memoryLogger,
-  removeSite,
-  site,
-  type SiteFiles,
-  type TestSite,
-  writeSite,
-} from "./helpers.ts";
+import { LONG, md, removeSite, site, type SiteFiles, type TestSite } from "./helpers.ts";
 
 const GOOD: SiteFiles = {
   "docs/good.md": md({ title: "Good", date: "2026-01-15", last_update: "2026-01-16" }, LONG),
@@ -40,46 +29,25 @@ async function withSite(files: SiteFiles, fn: (s: TestSite) => Promise<void>): P
   }
 }
 
-/**
- * Like `site()`, but runs `prepare(root)` after the files are written and before the
- * first load, for what writeFile cannot make (symbolic links, permissions).
- */
+/** `site()` with `prepare(root)` before the first load, and `cleanup(root)` after the test. */
 async function withPreparedSite(
   files: SiteFiles,
   prepare: (root: string) => Promise<void>,
   fn: (s: TestSite) => Promise<void>,
   cleanup: (root: string) => Promise<void> = async () => {},
 ): Promise<void> {
-  const root = await writeSite({ "services.yaml": ALL_PLUGINS, ...GOOD, ...files });
+  let root = "";
+  const s = await site({ ...GOOD, ...files }, {
+    prepare: (r) => prepare(root = r),
+  }).catch(async (error) => {
+    if (root) await cleanup(root);
+    throw error;
+  });
   try {
-    await prepare(root);
-    const log = memoryLogger();
-    const api = await createContentApi({
-      now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
-      logger: log,
-      config: join(root, "services.yaml"),
-    });
-    const request = (path: string, init?: RequestInit) =>
-      api.fetch(new Request(`http://localhost:8000${path}`, init));
-    await fn({
-      root,
-      api,
-      log,
-      request,
-      async json(path, init) {
-        const response = await request(path, init);
-        const text = await response.text();
-        return {
-          status: response.status,
-          body: text ? JSON.parse(text) : undefined,
-          headers: response.headers,
-        };
-      },
-      close: () => removeSite(root),
-    });
+    await fn(s);
   } finally {
-    await cleanup(root);
-    await removeSite(root);
+    await cleanup(s.root);
+    await s.close();
   }
 }
 

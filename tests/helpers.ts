@@ -67,20 +67,32 @@ export interface TestSite {
 
 /**
  * Writes `files` (plus `services.yaml` = `config` unless files has one) to a
- * temporary folder and starts the api on it with a fixed clock.
+ * temporary folder and starts the api on it with a fixed clock. `prepare(root)`
+ * runs before the first load, for what writeFile cannot make (links, permissions).
  */
 export async function site(
   files: SiteFiles,
-  options: Omit<ContentApiOptions, "config"> & { config?: string } = {},
+  options: Omit<ContentApiOptions, "config"> & {
+    config?: string;
+    prepare?: (root: string) => Promise<void>;
+  } = {},
 ): Promise<TestSite> {
+  const { prepare, ...apiOptions } = options;
   const root = await writeSite({ "services.yaml": options.config ?? ALL_PLUGINS, ...files });
   const log = memoryLogger();
-  const api = await createContentApi({
-    now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
-    logger: log,
-    ...options,
-    config: join(root, "services.yaml"),
-  });
+  let api: ContentApi;
+  try {
+    await prepare?.(root);
+    api = await createContentApi({
+      now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
+      logger: log,
+      ...apiOptions,
+      config: join(root, "services.yaml"),
+    });
+  } catch (error) {
+    await removeSite(root);
+    throw error;
+  }
   const origin = "http://localhost:8000";
   const request = (path: string, init?: RequestInit) => api.fetch(new Request(origin + path, init));
   return {

@@ -1,0 +1,89 @@
+// What the benchmark and the load test share: their arguments, the runtime
+// commands, and starting and stopping a server that prints "listening on <url> ".
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+/** The project folder. */
+export const root: string = fileURLToPath(new URL("..", import.meta.url));
+
+/** `--name value` pairs of this process's arguments. */
+export function parseArgs(): Map<string, string> {
+  const args = new Map<string, string>();
+  for (let i = 2; i < process.argv.length; i += 2) {
+    args.set(process.argv[i].replace(/^--/, ""), process.argv[i + 1]);
+  }
+  return args;
+}
+
+const bin = (name: string) => join(root, "node_modules/.bin", name);
+const RUNTIMES: Record<string, string[]> = {
+  deno: [bin("deno"), "run", "-A"],
+  bun: [bin("bun")],
+  node: [bin("node")],
+};
+
+/** The command that runs `script` (relative to the project) under a runtime. */
+export function runtimeCommand(runtime: string, script: string, ...rest: string[]): string[] {
+  const prefix = RUNTIMES[runtime];
+  if (!prefix) throw new Error(`unknown runtime ${runtime}; use deno, bun or node`);
+  return [...prefix, script, ...rest];
+}
+
+/** A running server. */
+export interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** What it printed on stderr so far. */
+  stderr(): string;
+}
+
+/** Starts a server on a free loopback port and resolves when it prints its URL. */
+export function startServer(command: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(command[0], command.slice(1), {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let errors = "";
+  child.stderr!.on("data", (chunk) => (errors += chunk));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
+      if (match) resolve({ child, url: match[1], stderr: () => errors });
+    });
+    child.on("exit", (code) => reject(new Error(`${command.join(" ")} exited ${code}: ${errors}`)));
+  });
+}
+
+/** Stops a server with SIGTERM and waits for it to exit. */
+export function stopServer(server: Started): Promise<void> {
+  return new Promise((resolve) => {
+    server.child.removeAllListeners("exit");
+    server.child.on("exit", () => resolve());
+    server.child.kill("SIGTERM");
+  });
+}
+
+/** Runs a command to its end; resolves with its stdout and how long it took (ms), rejects on failure. */
+export function runProcess(command: string[]): Promise<{ ms: number; stdout: string }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.on(
+      "exit",
+      (code) =>
+        code === 0
+          ? resolve({ ms: performance.now() - t0, stdout })
+          : reject(new Error(`${command.join(" ")} exited ${code}`)),
+    );
+  });
+}
