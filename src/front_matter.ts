@@ -1,4 +1,5 @@
 import { CORE_SCHEMA, load } from "js-yaml";
+import { parseSimpleYaml } from "./simple_yaml.ts";
 
 /** What {@link extract} returns: the parsed front matter, the body and the raw block. */
 export interface Extract<T = Record<string, unknown>> {
@@ -32,7 +33,8 @@ const CLOSE = /^---[ \t]*$/m;
  * line without a closing one is an error (the body would otherwise swallow
  * the YAML).
  *
- * The YAML goes through js-yaml's core schema: it parses front matter 4–6×
+ * Blocks of plain `key: value` lines take a fast path (`simple_yaml.ts`),
+ * which gives what js-yaml gives. The rest goes through js-yaml's core schema: it parses front matter 4–6×
  * faster than `yaml` here (`bench/front_matter_parsers.ts`), and the core schema
  * keeps dates as strings so that impossible dates are caught by our own
  * parser instead of silently rolling over.
@@ -61,6 +63,8 @@ export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
   if (frontMatter.replace(/^[ \t]*#.*$/gm, "").trim() === "") {
     return { attrs: attrs as T, body, frontMatter };
   }
+  const simple = parseSimpleYaml(frontMatter);
+  if (simple) return { attrs: simple as T, body, frontMatter };
   try {
     attrs = load(frontMatter, { schema: CORE_SCHEMA });
   } catch (error) {

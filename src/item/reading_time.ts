@@ -1,18 +1,31 @@
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
-const wordChars = new Map<number, boolean>();
+// Per UTF-16 code unit: 0 not yet known, 1 a word character, 2 not one. A
+// typed array, not a Map: the lookup runs once per character of every body.
+const KIND = new Uint8Array(65536);
+for (let code = 0; code < 128; code++) {
+  const word = (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57);
+  KIND[code] = word ? 1 : 2;
+}
+const astral = new Map<number, boolean>();
 
-/** Whether a UTF-16 code unit (or astral code point) is a letter, mark or digit; ASCII without a regex. */
+/** Whether the character at `at` is a letter, mark or digit (surrogate pairs read as one). */
 function isWordChar(code: number, text: string, at: number): boolean {
-  if (code < 128) {
-    return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+  const kind = KIND[code];
+  if (kind !== 0 && (code < 0xd800 || code > 0xdbff)) return kind === 1;
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const point = text.codePointAt(at)!;
+    if (point === code) return false; // a lone high surrogate
+    let known = astral.get(point);
+    if (known === undefined) {
+      known = WORD_CHAR.test(String.fromCodePoint(point));
+      if (astral.size < 65536) astral.set(point, known);
+    }
+    return known;
   }
-  const point = text.codePointAt(at)!;
-  let known = wordChars.get(point);
-  if (known === undefined) {
-    known = WORD_CHAR.test(String.fromCodePoint(point));
-    if (wordChars.size < 65536) wordChars.set(point, known);
-  }
-  return known;
+  const word = WORD_CHAR.test(String.fromCharCode(code));
+  KIND[code] = word ? 1 : 2;
+  return word;
 }
 
 /**
@@ -29,28 +42,32 @@ function isWordChar(code: number, text: string, at: number): boolean {
  */
 export function countWords(body: string): number {
   let count = 0;
-  let inWord = false;
   const length = body.length;
-  for (let i = 0; i < length; i++) {
-    const code = body.charCodeAt(i);
-    if (code === 60 /* < */) {
-      const close = body.indexOf(">", i + 1);
-      if (close !== -1) {
-        i = close;
-        inWord = false;
-        continue;
-      }
+  let i = 0;
+  // Two tight loops (between words, within a word) instead of one with a
+  // state flag: this runs over every character of every body at start-up.
+  while (i < length) {
+    let code = body.charCodeAt(i);
+    let kind = KIND[code];
+    if (kind === 2 || (kind === 0 && !isWordChar(code, body, i))) {
+      const close = code === 60 /* < */ ? body.indexOf(">", i + 1) : -1;
+      i = close === -1 ? i + 1 : close + 1;
+      continue;
     }
-    if (isWordChar(code, body, i)) {
-      if (!inWord) count++;
-      inWord = true;
-      if (code >= 0xd800 && code <= 0xdbff) i++; // the low half of a surrogate pair
-    } else if (
-      inWord && (code === 39 || code === 0x2019) && i + 1 < length &&
-      isWordChar(body.charCodeAt(i + 1), body, i + 1)
-    ) {
-      // "don't": the apostrophe joins the two halves
-    } else inWord = false;
+    count++;
+    i += code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+    while (i < length) {
+      code = body.charCodeAt(i);
+      kind = KIND[code];
+      if (kind === 1) i++;
+      else if (kind === 0 && isWordChar(code, body, i)) {
+        i += code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+      } else if (
+        (code === 39 || code === 0x2019) && i + 1 < length &&
+        isWordChar(body.charCodeAt(i + 1), body, i + 1)
+      ) i++; // "don't": the apostrophe joins the two halves
+      else break;
+    }
   }
   return count;
 }

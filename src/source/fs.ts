@@ -1,7 +1,7 @@
 // The only module of src/ that touches the file system. `node:fs/promises`
 // behaves the same under Deno, Bun and Node, so no runtime checks are needed.
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
-import { watch } from "node:fs";
+import { statSync, watch } from "node:fs";
 import process from "node:process";
 
 /** A file found under a plugin folder. */
@@ -91,6 +91,7 @@ export async function listFiles(
   }
   const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
   const seen = new Set<string>();
+  let statted = 0;
   const visit = async (abs: string, rel: string): Promise<void> => {
     let real: string;
     try {
@@ -108,7 +109,6 @@ export async function listFiles(
       return;
     }
     const folders: Promise<void>[] = [];
-    const files: Promise<void>[] = [];
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith(".") || name.startsWith("_")) continue;
@@ -135,17 +135,19 @@ export async function listFiles(
       }
       if (isDir) folders.push(visit(childAbs, childRel));
       else if (isFile && keep(childRel)) {
-        files.push(
-          stat(childAbs).then(
-            (info) => {
-              out.push({ path: childRel, abs: childAbs, mtime: info.mtimeMs, size: info.size });
-            },
-            (error) => unreadable(childRel, (error as { code?: string }).code ?? "unreadable"),
-          ),
-        );
+        // statSync: a third of the async stat's cost (no promise, no thread hop),
+        // and the cold start stats every file; a yield now and then keeps a
+        // reload from holding up requests.
+        try {
+          const info = statSync(childAbs);
+          out.push({ path: childRel, abs: childAbs, mtime: info.mtimeMs, size: info.size });
+        } catch (error) {
+          unreadable(childRel, (error as { code?: string }).code ?? "unreadable");
+        }
+        if (++statted % 256 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       }
     }
-    await Promise.all([...files, ...folders]);
+    await Promise.all(folders);
   };
   await visit(folder, "");
   return out;
