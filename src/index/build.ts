@@ -69,6 +69,10 @@ export interface Index {
 }
 
 interface Draft {
+  /** The item's `id`, `file` and feed eligibility, fixed when the draft is made. */
+  id: string;
+  file: string;
+  eligible: boolean;
   node: TreeNode;
   fields: FileFields;
   plugin: PluginDeclaration;
@@ -77,6 +81,8 @@ interface Draft {
   time: number;
   parent: Draft | undefined;
   children: Draft[];
+  /** The children's ids, once they are sorted. */
+  childIds: string[];
 }
 
 /**
@@ -110,7 +116,7 @@ export function buildIndex(
   const counts: { plugin: string; items: number; feed: number }[] = [];
   for (const { name, path } of settings.plugins) {
     const plugin = PLUGINS[name as keyof typeof PLUGINS];
-    const roots = pluginTree(byPlugin.get(name) ?? [], plugin, path, warnings);
+    const roots = reusedTree(byPlugin.get(name) ?? [], plugin, path, warnings);
     const before = served.length;
     const walk = (list: Draft[]) => {
       for (const draft of list) {
@@ -122,14 +128,11 @@ export function buildIndex(
     counts.push({ plugin: name, items: served.length - before, feed: 0 });
   }
 
-  const eligible = (d: Draft) => d.node.file.body !== "" && d.fields.indexable;
   const tagCounts = new Map<string, number>();
   for (const d of served) {
-    if (!eligible(d)) continue;
+    if (!d.eligible) continue;
     for (const tag of d.fields.tags) tagCounts.set(tag.slug, (tagCounts.get(tag.slug) ?? 0) + 1);
   }
-  const idOf = (d: Draft) =>
-    `${d.plugin.type}_${categoryAt(d.plugin, d.node.depth)}_${d.uri.replaceAll("/", "_")}`;
 
   const items: Item[] = [];
   const feed: Item[] = [];
@@ -143,42 +146,17 @@ export function buildIndex(
   };
   const countOf = new Map(counts.map((c) => [c.plugin, c]));
   for (const d of served) {
-    const f = d.fields;
-    const tags: Tag[] = f.tags.map((t) => ({
-      name: t.name,
-      slug: t.slug,
-      count: tagCounts.get(t.slug) ?? 0,
-    }));
-    const fields = {
-      id: idOf(d),
-      checksum: d.node.file.checksum,
-      type: d.plugin.type,
-      category: categoryAt(d.plugin, d.node.depth),
-      uri: d.uri,
-      image: f.image,
-      title: f.title,
-      description: f.description,
-      authors: f.authors,
-      tags,
-      date: f.date,
-      last_update: f.lastUpdate,
-      time: d.time,
-    };
-    const json = JSON.stringify(fields);
-    const imageAt = json.indexOf(',"image":');
-    const titleAt = json.indexOf(',"title":', imageAt);
-    const item: Item = {
-      ...fields,
-      body: d.node.file.body,
-      parent: d.parent ? idOf(d.parent) : null,
-      children: d.children.map(idOf),
-      indexable: f.indexable,
-      searchable: f.searchable,
-      eligible: eligible(d),
-      file: `${pluginPathOf(settings, d.node.file.plugin)}/${d.node.file.path}`,
-      jsonHead: `${json.slice(0, imageAt)},"link":`,
-      jsonTail: json.slice(titleAt),
-    };
+    const parent = d.parent ? d.parent.id : null;
+    // A re-index rebuilds only the items whose inputs changed; the rest keep
+    // their objects and serialized JSON (`file` fixes the derived fields).
+    const old = built.get(d.node.file);
+    const item = old && old.id === d.id && old.file === d.file && old.time === d.time &&
+        old.parent === parent && old.eligible === d.eligible &&
+        sameStrings(old.children, d.childIds) &&
+        old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0))
+      ? old
+      : newItem(d, parent, tagCounts);
+    built.set(d.node.file, item);
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);
     if (!item.eligible) continue;
@@ -209,8 +187,53 @@ export function buildIndex(
   };
 }
 
-function pluginPathOf(settings: IndexSettings, name: string): string {
-  return settings.plugins.find((p) => p.name === name)?.path ?? name;
+/** The item last built from each parsed file, for re-use by the next build. */
+const built = new WeakMap<ParsedFile, Item>();
+
+function newItem(d: Draft, parent: string | null, tagCounts: ReadonlyMap<string, number>): Item {
+  const f = d.fields;
+  const tags: Tag[] = f.tags.map((t) => ({
+    name: t.name,
+    slug: t.slug,
+    count: tagCounts.get(t.slug) ?? 0,
+  }));
+  const fields = {
+    id: d.id,
+    checksum: d.node.file.checksum,
+    type: d.plugin.type,
+    category: categoryAt(d.plugin, d.node.depth),
+    uri: d.uri,
+    image: f.image,
+    title: f.title,
+    description: f.description,
+    authors: f.authors,
+    tags,
+    date: f.date,
+    last_update: f.lastUpdate,
+    time: d.time,
+  };
+  const json = JSON.stringify(fields);
+  const imageAt = json.indexOf(',"image":');
+  const titleAt = json.indexOf(',"title":', imageAt);
+  return {
+    ...fields,
+    body: d.node.file.body,
+    parent,
+    children: d.childIds,
+    indexable: f.indexable,
+    searchable: f.searchable,
+    eligible: d.eligible,
+    file: d.file,
+    jsonHead: `${json.slice(0, imageAt)},"link":`,
+    jsonTail: json.slice(titleAt),
+  };
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function add(map: Map<string, Item[]>, key: string, item: Item) {
@@ -218,6 +241,42 @@ function add(map: Map<string, Item[]>, key: string, item: Item) {
   if (list) {
     if (list[list.length - 1] !== item) list.push(item);
   } else map.set(key, [item]);
+}
+
+/** The forest last built from each plugin's files, keyed by its first file. */
+const trees = new WeakMap<ParsedFile, {
+  files: readonly ParsedFile[];
+  plugin: PluginDeclaration;
+  prefix: string;
+  roots: Draft[];
+  warnings: Warning[];
+}>();
+
+/**
+ * {@link pluginTree}, or its last result when the plugin's files are the
+ * same objects in the same order: a re-index after one file changed rebuilds
+ * one plugin's tree, not all five.
+ */
+function reusedTree(
+  files: readonly ParsedFile[],
+  plugin: PluginDeclaration,
+  prefix: string,
+  warnings: Warning[],
+): Draft[] {
+  if (files.length === 0) return [];
+  const last = trees.get(files[0]);
+  if (
+    last && last.plugin === plugin && last.prefix === prefix &&
+    last.files.length === files.length && last.files.every((file, i) => file === files[i])
+  ) {
+    warnings.push(...last.warnings);
+    return last.roots;
+  }
+  const own: Warning[] = [];
+  const roots = pluginTree(files, plugin, prefix, own);
+  trees.set(files[0], { files, plugin, prefix, roots, warnings: own });
+  warnings.push(...own);
+  return roots;
 }
 
 /** One plugin's served items as a forest, siblings ordered (SPEC 3, 5). */
@@ -250,6 +309,9 @@ function pluginTree(
       continue;
     }
     const draft: Draft = {
+      id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
+      file: `${prefix}/${node.file.path}`,
+      eligible: node.file.body !== "" && fields.indexable,
       node,
       fields,
       plugin,
@@ -258,6 +320,7 @@ function pluginTree(
       time: fields.time,
       parent,
       children: [],
+      childIds: [],
     };
     uris.set(uri, draft);
     byKey.set(node.key, draft);
@@ -269,6 +332,7 @@ function pluginTree(
     list.sort(compareSiblings);
     for (const d of list) {
       sortAndSum(d.children);
+      d.childIds = d.children.map((c) => c.id);
       if (plugin.sumsTime && d.children.length > 0 && !d.fields.timeSet) {
         d.time = d.children.reduce((sum, c) => sum + c.time, 0);
       }

@@ -92,10 +92,10 @@ export function placeFiles(
   const placed = new Set<string>();
   const reported = new Set<string>();
   const nodes: TreeNode[] = [];
-  const keys = [...byKey.keys()].sort((a, b) => depthOf(a) - depthOf(b) || compareText(a, b));
-  for (const key of keys) {
+  const keys = [...byKey.keys()].map((key) => ({ key, depth: depthOf(key) }))
+    .sort((a, b) => a.depth - b.depth || compareText(a.key, b.key));
+  for (const { key, depth } of keys) {
     const file = byKey.get(key)!;
-    const depth = depthOf(key);
     const parentKey = key.slice(0, Math.max(key.lastIndexOf("/"), 0));
     if (parentKey && !placed.has(parentKey)) {
       // Report only the topmost folder that lacks its file.
