@@ -20,6 +20,8 @@ export interface Representation {
   readonly lastModified: number;
   /** Encoded variants by coding (`identity` included), made on first use. */
   readonly variants: Map<string, Promise<Variant>>;
+  /** The variants already made, for an answer without waiting. */
+  readonly ready: Map<string, Variant>;
   /** Headers every variant shares. */
   readonly shared: Record<string, string>;
   /** The ETags of every variant made so far: any of them revalidates. */
@@ -54,11 +56,33 @@ async function makeVariant(
   const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
   const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
   rep.etags.add(etag);
-  const notModified = { ...rep.shared, ETag: etag };
-  const ok: Record<string, string> = { ...notModified, "Content-Length": String(bytes.length) };
+  const ok: Record<string, string> = {
+    ...rep.shared,
+    ETag: etag,
+    "Content-Length": String(bytes.length),
+  };
   if (coding !== "identity") ok["Content-Encoding"] = coding;
-  return { bytes, etag, ok, notModified };
+  // A 304 carries the validators and caching fields a 200 would, and no
+  // representation metadata (RFC 9110 15.4.5): fewer headers, a cheaper answer.
+  const notModified: Record<string, string> = { ETag: etag };
+  for (const name of NOT_MODIFIED_HEADERS) {
+    if (rep.shared[name] !== undefined) notModified[name] = rep.shared[name];
+  }
+  const variant = { bytes, etag, ok, notModified };
+  rep.ready.set(coding, variant);
+  return variant;
 }
+
+// The 304's fields: the validators and caching fields RFC 9110 15.4.5 asks
+// for, and the two SPEC 9 puts on every response. A browser that revalidates
+// keeps the rest (Content-Type, Expose-Headers) from its stored 200.
+const NOT_MODIFIED_HEADERS = [
+  "Last-Modified",
+  "Cache-Control",
+  "Vary",
+  "Access-Control-Allow-Origin",
+  "X-Content-Type-Options",
+];
 
 /**
  * Encodes a body once, with its strong ETag (SHA-256 of the bytes) and every
@@ -90,7 +114,14 @@ export async function represent(
     ...extra,
   };
   const etag = await etagOf(bytes);
-  const rep = { bytes, etag, lastModified: seconds, shared, etags: new Set([etag]) };
+  const rep = {
+    bytes,
+    etag,
+    lastModified: seconds,
+    shared,
+    etags: new Set([etag]),
+    ready: new Map<string, Variant>(),
+  };
   const variants = new Map([["identity", makeVariant(rep, "identity")]]);
   await variants.get("identity");
   return { ...rep, variants };
@@ -118,6 +149,47 @@ export async function sendRepresentation(
   rep: Representation,
   settings: HttpSettings,
 ): Promise<Response> {
+  const coding = codingFor(request, rep);
+  let pending = rep.variants.get(coding);
+  if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding));
+  return answer(request, rep, await pending, settings);
+}
+
+/**
+ * {@link sendRepresentation} without waiting, when the variant the request
+ * asks for is made already; otherwise `undefined`. The path of every repeated
+ * request.
+ *
+ * @example
+ * ```ts
+ * import { answerNow } from "./respond.ts";
+ * const response = answerNow(new Request("http://x/"), rep, settings) ?? await sendRepresentation(request, rep, settings);
+ * ```
+ */
+export function answerNow(
+  request: Request,
+  rep: Representation,
+  settings: HttpSettings,
+): Response | undefined {
+  const variant = rep.ready.get(codingFor(request, rep));
+  return variant && answer(request, rep, variant, settings);
+}
+
+function answer(
+  request: Request,
+  rep: Representation,
+  variant: Variant,
+  settings: HttpSettings,
+): Response {
+  const R = settings.Response ?? Response;
+  if (notModified(request, rep)) {
+    return new R(null, { status: 304, headers: variant.notModified });
+  }
+  const body = request.method === "HEAD" ? null : variant.bytes as Uint8Array<ArrayBuffer>;
+  return new R(body, { status: 200, headers: variant.ok });
+}
+
+function codingFor(request: Request, rep: Representation): string {
   let coding = "identity";
   if (rep.bytes.length > COMPRESS_MIN) {
     const accept = request.headers.get("Accept-Encoding") ?? "";
@@ -128,15 +200,7 @@ export async function sendRepresentation(
     }
     coding = chosen;
   }
-  let pending = rep.variants.get(coding);
-  if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding));
-  const variant = await pending;
-  const R = settings.Response ?? Response;
-  if (notModified(request, rep)) {
-    return new R(null, { status: 304, headers: variant.notModified });
-  }
-  const body = request.method === "HEAD" ? null : variant.bytes as Uint8Array<ArrayBuffer>;
-  return new R(body, { status: 200, headers: variant.ok });
+  return coding;
 }
 
 function notModified(request: Request, rep: Representation): boolean {

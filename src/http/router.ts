@@ -5,6 +5,7 @@ import { pageLinks, renderFeed, renderItem, renderSitemap } from "../feed/render
 import type { Index } from "../index/build.ts";
 import { openApiDocument } from "./openapi.ts";
 import {
+  answerNow,
   type HttpSettings,
   represent,
   type Representation,
@@ -62,8 +63,9 @@ interface Routed {
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
   const caches = new WeakMap<Index, Map<string, Promise<Representation>>>();
-  // Request URL → representation, per index: a repeated GET skips routing and parsing.
-  const byUrl = new WeakMap<Index, Map<string, Promise<Representation>>>();
+  // Request URL → representation, per index, once it is made: a repeated GET
+  // skips routing, parsing and every await.
+  const byUrl = new WeakMap<Index, Map<string, Representation>>();
 
   const cached = (r: Routed, key: string, make: () => Made): Promise<Representation> => {
     let cache = caches.get(r.index);
@@ -78,10 +80,13 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       rep = represent(type, body, options, r.index.builtAt, headers);
     }
     cache.set(full, rep);
-    let urls = byUrl.get(r.index);
-    if (!urls) byUrl.set(r.index, urls = new Map());
-    if (urls.size >= CACHE_ENTRIES) urls.delete(urls.keys().next().value!);
-    urls.set(r.request.url, rep);
+    const url = r.request.url;
+    rep.then((made) => {
+      let urls = byUrl.get(r.index);
+      if (!urls) byUrl.set(r.index, urls = new Map());
+      if (urls.size >= CACHE_ENTRIES) urls.delete(urls.keys().next().value!);
+      urls.set(url, made);
+    }, () => {});
     return rep;
   };
   const send = async (r: Routed, pending: Promise<Representation>) => {
@@ -164,12 +169,14 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
 
   return async (request: Request): Promise<Response> => {
     const index = options.index();
-    const hit = request.method === "GET" || request.method === "HEAD"
+    const method = request.method;
+    const hit = method === "GET" || method === "HEAD"
       ? byUrl.get(index)?.get(request.url)
       : undefined;
     if (hit) {
       try {
-        return await sendRepresentation(request, await hit, options);
+        const response = answerNow(request, hit, options);
+        if (response) return response;
       } catch { /* answered below, through the router and its error handling */ }
     }
     const base = options.baseUrl ?? new URL(request.url).origin;
