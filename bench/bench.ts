@@ -152,6 +152,9 @@ for (const size of sizes) {
     const feed = await fixedFor(feedUrl);
     const page = await fixedFor(pageUrl);
     const items = JSON.parse(new TextDecoder().decode(feed.bytes)).meta.count as number;
+    // Memory before any load: what holding the index costs, apart from the
+    // garbage a load leaves for the collector (measured again after the load).
+    const heldExtra = (await peakRss(server.child.pid!)) - (await peakRss(feed.fixed.child.pid!));
 
     // Tens of megabytes a response: a few connections, or the load generator is the bottleneck.
     const big = feed.bytes.length > 8e6 ? 2 : 16;
@@ -183,7 +186,13 @@ for (const size of sizes) {
     const extra = (await peakRss(server.child.pid!)) - (await peakRss(feed.fixed.child.pid!));
     row(
       size,
-      "peak memory beyond the fixed-bytes server, KB per item",
+      "peak memory beyond the fixed-bytes server, KB per item: after start",
+      fmt(heldExtra / items / 1024, 1),
+      "≤ 10",
+    );
+    row(
+      size,
+      "… and after all the load runs above (GC headroom included)",
       fmt(extra / items / 1024, 1),
       "≤ 10",
     );

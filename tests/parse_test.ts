@@ -1,0 +1,57 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { extract, FrontMatterError } from "../src/front_matter.ts";
+import { parseFile } from "../src/source/parse.ts";
+import { mulberry32 } from "../bench/site.ts";
+
+const meta = { plugin: "docs", path: "a.md", checksum: "", mtime: 0 };
+
+/** What parseFile gave when it decoded the whole file and split the text. */
+function reference(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { file: "docs/a.md", message: "not valid UTF-8 text; left out" };
+  }
+  if (text.includes("\0")) return { file: "docs/a.md", message: "binary file (NUL bytes); left out" };
+  try {
+    const { attrs, body } = extract(text);
+    return { ...meta, attrs, body: body.trim() };
+  } catch (error) {
+    assert.ok(error instanceof FrontMatterError);
+    const at = error.line ? ` (line ${error.line})` : "";
+    return { file: "docs/a.md", message: `${error.message}${at}; left out` };
+  }
+}
+
+describe("parseFile", () => {
+  it("splits front matter and body as extract() does on the whole text, whatever the bytes", () => {
+    const random = mulberry32(11);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+    const pieces = [
+      "---", "--- ", "---\t", "----", "---x", " ---", "title: Hi", "title: Zoë", "tags: [a, b]",
+      "a:\n  - x", "bad: [", "Body text.", "café", "Jōji", "", "   ", "\0", "\u2028", "\u00a0",
+    ];
+    const breaks = ["\n", "\r\n", "\r", "\u2028"];
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 20000; i++) {
+      let text = random() < 0.1 ? "\uFEFF" : "";
+      const lines = 1 + Math.floor(random() * 8);
+      for (let l = 0; l < lines; l++) {
+        text += (l === 0 && random() < 0.7 ? "---" : pick(pieces)) + pick(breaks.slice(0, random() < 0.8 ? 2 : 4));
+      }
+      let bytes = encoder.encode(text);
+      if (random() < 0.03) bytes = Uint8Array.from([...bytes, 0xff]); // not UTF-8
+      assert.deepEqual(parseFile(bytes, meta, "docs/a.md"), reference(bytes), JSON.stringify(text));
+    }
+  });
+
+  it("gives a body that does not keep the front matter's text alive", () => {
+    const bytes = new TextEncoder().encode("---\nauthor: Jōji\n---\n\nBody text here.\n");
+    const parsed = parseFile(bytes, meta, "docs/a.md");
+    assert.ok("body" in parsed);
+    assert.equal(parsed.body, "Body text here.");
+    assert.deepEqual(parsed.attrs, { author: "Jōji" });
+  });
+});
