@@ -137,7 +137,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ?? file.mtime;
   const lastMs = date("last_update") ?? file.mtime;
 
-  let time = readingTime(countWords(file.body));
+  let time = readingTime(file.words ?? countWords(file.body));
   let timeSet = false;
   if (attrs.time != null) {
     const value = attrs.time;

@@ -72,6 +72,90 @@ export function countWords(body: string): number {
   return count;
 }
 
+/** Whether a code point is a letter, mark or digit, through the same tables. */
+function isWordPoint(point: number): boolean {
+  if (point < 0x10000) {
+    const kind = KIND[point];
+    if (kind !== 0) return kind === 1;
+    const word = WORD_CHAR.test(String.fromCharCode(point));
+    KIND[point] = word ? 1 : 2;
+    return word;
+  }
+  let known = astral.get(point);
+  if (known === undefined) {
+    known = WORD_CHAR.test(String.fromCodePoint(point));
+    if (astral.size < 65536) astral.set(point, known);
+  }
+  return known;
+}
+
+/**
+ * {@link countWords} over the UTF-8 bytes of a body, without decoding it: the
+ * loader has the bytes, and a byte loop is about three times faster than a
+ * loop over the string. The bytes must be valid UTF-8 (the loader checks).
+ *
+ * @example
+ * ```ts
+ * import { countWordsUtf8 } from "./reading_time.ts";
+ * countWordsUtf8(new TextEncoder().encode("<p>Guía rápida, don't panic</p>")); // 4
+ * ```
+ */
+export function countWordsUtf8(bytes: Uint8Array): number {
+  const length = bytes.length;
+  let count = 0;
+  let i = 0;
+  while (i < length) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      if (KIND[b] !== 1) {
+        const close = b === 60 /* < */ ? bytes.indexOf(62, /* > */ i + 1) : -1;
+        i = close === -1 ? i + 1 : close + 1;
+        continue;
+      }
+      i++;
+    } else {
+      const start = i;
+      i += widthOf(b);
+      if (!isWordPoint(pointAt(bytes, start))) continue;
+    }
+    count++;
+    while (i < length) {
+      const c = bytes[i];
+      if (c < 0x80) {
+        if (KIND[c] === 1 || (c === 39 && wordAt(bytes, i + 1))) i++;
+        else break;
+      } else {
+        const point = pointAt(bytes, i);
+        const width = widthOf(c);
+        if (isWordPoint(point) || (point === 0x2019 && wordAt(bytes, i + width))) i += width;
+        else break;
+      }
+    }
+  }
+  return count;
+}
+
+/** Bytes in the UTF-8 sequence a lead byte starts (1 for a stray continuation byte). */
+function widthOf(lead: number): number {
+  return lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
+/** The code point of the UTF-8 sequence at `at`. */
+function pointAt(bytes: Uint8Array, at: number): number {
+  const b = bytes[at];
+  if (b < 0xc0) return b;
+  if (b < 0xe0) return ((b & 0x1f) << 6) | (bytes[at + 1] & 0x3f);
+  if (b < 0xf0) {
+    return ((b & 0x0f) << 12) | ((bytes[at + 1] & 0x3f) << 6) | (bytes[at + 2] & 0x3f);
+  }
+  return ((b & 0x07) << 18) | ((bytes[at + 1] & 0x3f) << 12) | ((bytes[at + 2] & 0x3f) << 6) |
+    (bytes[at + 3] & 0x3f);
+}
+
+function wordAt(bytes: Uint8Array, at: number): boolean {
+  return at < bytes.length && isWordPoint(pointAt(bytes, at));
+}
+
 /**
  * Reading time in whole minutes at 200 words a minute, at least 1 (SPEC 4).
  *

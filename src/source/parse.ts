@@ -1,4 +1,5 @@
 import { extract, FrontMatterError } from "../front_matter.ts";
+import { countWordsUtf8 } from "../item/reading_time.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -40,7 +41,16 @@ export function parseFile(
   }
   try {
     const { attrs, body } = extract(head);
-    return { ...meta, attrs, body: split === -1 ? body.trim() : rest.trim() };
+    // Counted on the bytes, which is faster than on the string; only where
+    // the body's bytes are known (after a byte-found block, or a file without one).
+    const plain = split === -1 && !/^\uFEFF?---/.test(head);
+    const words = split !== -1
+      ? countWordsUtf8(bytes.subarray(split))
+      : plain
+      ? countWordsUtf8(bytes)
+      : undefined;
+    const parsed = { ...meta, attrs, body: split === -1 ? body.trim() : rest.trim() };
+    return words === undefined ? parsed : { ...parsed, words };
   } catch (error) {
     if (!(error instanceof FrontMatterError)) throw error;
     const at = error.line ? ` (line ${error.line})` : "";

@@ -15,6 +15,8 @@ export interface ParsedFile {
   readonly attrs: Readonly<Record<string, unknown>>;
   /** The body after the front matter, trimmed. */
   readonly body: string;
+  /** Word runs of the body (SPEC 4 `time`), when the loader counted them on the bytes. */
+  readonly words?: number;
 }
 
 /** A problem with one file or folder; logged once per load, never served. */
