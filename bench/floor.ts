@@ -18,7 +18,7 @@ let next = 0;
 await Promise.all(Array.from({ length: 32 }, async () => {
   while (next < files.length) {
     const bytes = await readBytes(files[next++]);
-    await crypto.subtle.digest("SHA-256", bytes);
+    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   }
 }));
 console.log(`floor done ${files.length}`);
