@@ -8,6 +8,7 @@
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const ITEM_LINE = /^( *)- +(.+)$/;
 // Tabs, carriage returns, controls, BOMs, lone surrogates, non-characters, line separators.
+// deno-lint-ignore no-control-regex -- control characters are exactly what it looks for
 const AWKWARD = /[\x00-\x09\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff\ud800-\udfff\u2028\u2029]/;
 // A plain scalar may not start with an indicator (YAML 1.2, 7.3.3); js-yaml decides those.
 const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
