@@ -34,8 +34,14 @@ const items = index.feed.length;
 const kb = (bytes: number) => `${(bytes / items / 1024).toFixed(2)} KB per item`;
 let chars = 0;
 for (const file of loaded.files) chars += file.body.length;
-console.log(`${items} feed items, ${(chars / loaded.files.length).toFixed(0)} body characters a file`);
+console.log(
+  `${items} feed items, ${(chars / loaded.files.length).toFixed(0)} body characters a file`,
+);
 console.log(`parsed files ${kb(afterLoad - start)}`);
 console.log(`index        ${kb(afterIndex - afterLoad)}`);
 console.log(`feed bytes   ${kb(afterFeed - afterIndex)}`);
-console.log(`live in all  ${kb(afterFeed - start)}; resident now ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+console.log(
+  `live in all  ${kb(afterFeed - start)}; resident now ${
+    (process.memoryUsage().rss / 1e6).toFixed(0)
+  } MB`,
+);
