@@ -11,21 +11,9 @@ const astral = new Map<number, boolean>();
 
 /** Whether the character at `at` is a letter, mark or digit (surrogate pairs read as one). */
 function isWordChar(code: number, text: string, at: number): boolean {
-  const kind = KIND[code];
-  if (kind !== 0 && (code < 0xd800 || code > 0xdbff)) return kind === 1;
-  if (code >= 0xd800 && code <= 0xdbff) {
-    const point = text.codePointAt(at)!;
-    if (point === code) return false; // a lone high surrogate
-    let known = astral.get(point);
-    if (known === undefined) {
-      known = WORD_CHAR.test(String.fromCodePoint(point));
-      if (astral.size < 65536) astral.set(point, known);
-    }
-    return known;
-  }
-  const word = WORD_CHAR.test(String.fromCharCode(code));
-  KIND[code] = word ? 1 : 2;
-  return word;
+  if (code < 0xd800 || code > 0xdbff) return isWordPoint(code);
+  const point = text.codePointAt(at)!;
+  return point !== code && isWordPoint(point); // a lone high surrogate is no letter
 }
 
 /**
