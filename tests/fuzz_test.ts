@@ -3,6 +3,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LONG, md, site, type TestSite } from "./helpers.ts";
+import { FEED_PARAMETERS } from "../src/feed/query.ts";
 
 const ORIGIN = "http://localhost:8000";
 const PROBLEM = "application/problem+json";
@@ -43,19 +44,7 @@ class Random {
 
 const TYPES = ["academy", "blog", "docs", "faq", "pages"];
 const CATEGORIES = ["course", "module", "lesson", "post", "doc", "question", "page"];
-const KNOWN = [
-  "type",
-  "category",
-  "tag",
-  "author",
-  "search",
-  "year",
-  "month",
-  "indexable",
-  "searchable",
-  "limit",
-  "page",
-];
+const KNOWN: readonly string[] = FEED_PARAMETERS;
 const BOOLEANS = ["true", "false", "1", "0"];
 
 const FILES = {

@@ -152,3 +152,21 @@ export async function withSite(
     await s.close();
   }
 }
+
+/** The fields of a feed item, in the seed's order (SPEC 6). */
+export const FEED_KEYS = [
+  "id",
+  "checksum",
+  "type",
+  "category",
+  "uri",
+  "link",
+  "image",
+  "title",
+  "description",
+  "authors",
+  "tags",
+  "date",
+  "last_update",
+  "time",
+];

@@ -1,7 +1,7 @@
 // End-to-end tests of GET /{type}/{uri}.json (SPEC 7) over real files in temp folders.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { LONG, md, site, type SiteFiles, type TestSite } from "./helpers.ts";
+import { FEED_KEYS, LONG, md, site, type SiteFiles, type TestSite } from "./helpers.ts";
 
 const CONFIG = `parameters:
   service.content.config:
@@ -12,23 +12,6 @@ const CONFIG = `parameters:
       faq: ~
       api: ~
 `;
-
-const FEED_KEYS = [
-  "id",
-  "checksum",
-  "type",
-  "category",
-  "uri",
-  "link",
-  "image",
-  "title",
-  "description",
-  "authors",
-  "tags",
-  "date",
-  "last_update",
-  "time",
-];
 
 const dated = (front: Record<string, unknown>) => ({
   date: "2026-01-01",

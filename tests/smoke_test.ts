@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { LONG, md, site } from "./helpers.ts";
+import { FEED_KEYS, LONG, md, site } from "./helpers.ts";
 
 describe("GET /api/content.json", () => {
   it("lists an indexable item with exactly the seed's fields in order", async () => {
@@ -16,22 +16,7 @@ describe("GET /api/content.json", () => {
         url: "https://example.com/",
         generated: "2026-11-21 09:15:02",
       });
-      assert.deepEqual(Object.keys(body.data[0]), [
-        "id",
-        "checksum",
-        "type",
-        "category",
-        "uri",
-        "link",
-        "image",
-        "title",
-        "description",
-        "authors",
-        "tags",
-        "date",
-        "last_update",
-        "time",
-      ]);
+      assert.deepEqual(Object.keys(body.data[0]), FEED_KEYS);
       assert.equal(body.data[0].id, "docs_doc_intro");
       assert.equal(body.data[0].link, "https://example.com/docs/intro.json");
     } finally {

@@ -170,15 +170,6 @@ export function readBytes(path: string): Promise<Uint8Array> {
   );
 }
 
-/** The last-modified time of a path in epoch ms, or `undefined` when it is gone. */
-export async function modifiedAt(path: string): Promise<number | undefined> {
-  try {
-    return (await lstat(path)).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Writes a text file (creating or replacing it).
  *
