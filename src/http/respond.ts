@@ -62,8 +62,6 @@ async function makeVariant(
     "Content-Length": String(bytes.length),
   };
   if (coding !== "identity") ok["Content-Encoding"] = coding;
-  // A 304 carries the validators and caching fields a 200 would, and no
-  // representation metadata (RFC 9110 15.4.5): fewer headers, a cheaper answer.
   const notModified: Record<string, string> = { ETag: etag };
   for (const name of NOT_MODIFIED_HEADERS) {
     if (rep.shared[name] !== undefined) notModified[name] = rep.shared[name];
