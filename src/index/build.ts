@@ -152,7 +152,7 @@ export function buildIndex(
     const old = built.get(d.node.file);
     const item = old && old.id === d.id && old.file === d.file && old.time === d.time &&
         old.parent === parent && old.eligible === d.eligible &&
-        sameStrings(old.children, d.childIds) &&
+        sameList(old.children, d.childIds) &&
         old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0))
       ? old
       : newItem(d, parent, tagCounts);
@@ -229,7 +229,8 @@ function newItem(d: Draft, parent: string | null, tagCounts: ReadonlyMap<string,
   };
 }
 
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+/** Whether two lists hold the same values (`===`) in the same order. */
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -267,7 +268,7 @@ function reusedTree(
   const last = trees.get(files[0]);
   if (
     last && last.plugin === plugin && last.prefix === prefix &&
-    last.files.length === files.length && last.files.every((file, i) => file === files[i])
+    sameList(last.files, files)
   ) {
     warnings.push(...last.warnings);
     return last.roots;
