@@ -2,7 +2,7 @@
 // `node:fs/promises` behave the same under Deno, Bun and Node, so no runtime
 // checks are needed.
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
-import { readFile as readFileCallback, statSync, watch } from "node:fs";
+import { readFile as readFileCallback, readFileSync, statSync, watch } from "node:fs";
 import process from "node:process";
 import { setImmediate } from "node:timers";
 
@@ -12,6 +12,10 @@ export interface FoundFile {
   readonly path: string;
   /** Absolute path to read. */
   readonly abs: string;
+}
+
+/** A file's modification time (epoch ms) and size (bytes). */
+export interface Stamp {
   readonly mtime: number;
   readonly size: number;
 }
@@ -93,7 +97,6 @@ export async function listFiles(
   }
   const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
   const seen = new Set<string>();
-  let statted = 0;
   const visit = async (abs: string, rel: string): Promise<void> => {
     let real: string;
     try {
@@ -136,22 +139,55 @@ export async function listFiles(
         }
       }
       if (isDir) folders.push(visit(childAbs, childRel));
-      else if (isFile && keep(childRel)) {
-        // statSync: a third of the async stat's cost (no promise, no thread hop),
-        // and the cold start stats every file; a yield to pending I/O now and
-        // then (setImmediate: no timer clamp) keeps a reload from holding up requests.
-        try {
-          const info = statSync(childAbs);
-          out.push({ path: childRel, abs: childAbs, mtime: info.mtimeMs, size: info.size });
-        } catch (error) {
-          unreadable(childRel, (error as { code?: string }).code ?? "unreadable");
-        }
-        if (++statted % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
+      else if (isFile && keep(childRel)) out.push({ path: childRel, abs: childAbs });
     }
     await Promise.all(folders);
   };
   await visit(folder, "");
+  return out;
+}
+
+/**
+ * A file's modification time and size; throws (an error with a `code`) when
+ * it cannot be stat'ed. Synchronous: under Deno a third of the promise
+ * form's cost (no promise, no thread hop), and a cold start stats every file.
+ *
+ * @example
+ * ```ts
+ * import { stampOf } from "./fs.ts";
+ * stampOf("/site/content/docs/intro.md"); // { mtime: 1763700000000, size: 2048 }
+ * ```
+ */
+export function stampOf(path: string): Stamp {
+  const info = statSync(path);
+  return { mtime: info.mtimeMs, size: info.size };
+}
+
+/**
+ * Stamps many files, yielding to pending I/O every 256 (setImmediate: no
+ * timer clamp), so a reload that stats a large site does not hold up requests.
+ *
+ * @param failed called with a file that cannot be stat'ed and the error code; it is left out
+ *
+ * @example
+ * ```ts
+ * import { stampAll } from "./fs.ts";
+ * const stamped = await stampAll([{ path: "intro.md", abs: "/site/content/docs/intro.md" }], console.warn);
+ * ```
+ */
+export async function stampAll(
+  files: readonly FoundFile[],
+  failed: (file: FoundFile, code: string) => void,
+): Promise<(FoundFile & Stamp)[]> {
+  const out: (FoundFile & Stamp)[] = [];
+  for (let i = 0; i < files.length; i++) {
+    try {
+      out.push({ ...files[i], ...stampOf(files[i].abs) });
+    } catch (error) {
+      failed(files[i], (error as { code?: string }).code ?? "unreadable");
+    }
+    if ((i + 1) % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
   return out;
 }
 
@@ -170,6 +206,22 @@ export function readBytes(path: string): Promise<Uint8Array> {
   return new Promise((resolve, reject) =>
     readFileCallback(path, (error, bytes) => error ? reject(error) : resolve(bytes))
   );
+}
+
+/**
+ * Reads a file's bytes synchronously: for a thread that has nothing else to
+ * do meanwhile (the start-up helper, or the first load, before anything is
+ * served), where it costs about half the asynchronous read's time and
+ * processor (no thread hop per file).
+ *
+ * @example
+ * ```ts
+ * import { readBytesSync } from "./fs.ts";
+ * const bytes = readBytesSync("/site/content/docs/intro.md");
+ * ```
+ */
+export function readBytesSync(path: string): Uint8Array {
+  return readFileSync(path);
 }
 
 /**

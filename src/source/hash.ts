@@ -1,4 +1,4 @@
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const HEX = new TextEncoder().encode("0123456789abcdef");
 
 /**
  * SHA-256 of bytes as lowercase hex (64 characters), through `crypto.subtle`.
@@ -14,7 +14,12 @@ export async function sha256Hex(bytes: Uint8Array | string): Promise<string> {
   const digest = new Uint8Array(
     await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>),
   );
-  let out = "";
-  for (const byte of digest) out += HEX[byte];
-  return out;
+  // One flat string from the character codes: `+=` per byte leaves a tree of
+  // 31 cons strings (about 1 KB) behind every checksum the index keeps.
+  const codes = new Uint8Array(64);
+  for (let i = 0; i < 32; i++) {
+    codes[2 * i] = HEX[digest[i] >> 4];
+    codes[2 * i + 1] = HEX[digest[i] & 15];
+  }
+  return String.fromCharCode(...codes);
 }

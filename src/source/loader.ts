@@ -1,10 +1,11 @@
 import type { ContentConfig } from "../config.ts";
 import { fileSelector } from "../index/tree.ts";
 import { PLUGINS } from "../plugins.ts";
-import { entryInfo, type FoundFile, listFiles, readBytes } from "./fs.ts";
-import { sha256Hex } from "./hash.ts";
-import { isWarning, parseFile } from "./parse.ts";
+import { entryInfo, type FoundFile, listFiles, type Stamp, stampAll } from "./fs.ts";
+import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
+import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
+import type { HelperBatch, HelperReply } from "./read_worker.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
 export interface Loaded {
@@ -12,6 +13,8 @@ export interface Loaded {
   readonly warnings: Warning[];
   /** How many files were read (not reused from the previous load). */
   readonly read: number;
+  /** How many of those the helper worker read (0 without one). */
+  readonly helped: number;
   /** Whether anything differs from the previous load (a file read, added or removed). */
   readonly changed: boolean;
 }
@@ -26,7 +29,19 @@ export interface ContentLoader {
   load(paths?: readonly string[]): Promise<Loaded>;
 }
 
+/** How the loader reads; the defaults suit a server. */
+export interface LoaderOptions {
+  /**
+   * A load that reads at least this many files shares them with a helper
+   * Web Worker (a second core), where the runtime has `Worker` (Deno, Bun;
+   * not Node, which reads on the main thread). Default 1,000.
+   */
+  readonly helperFrom?: number;
+}
+
 const CONCURRENCY = 32;
+/** Files a message to the helper carries: large enough that messaging is a small share. */
+const BATCH = 128;
 
 /**
  * Creates a loader for a configuration. A file is read again only when its
@@ -40,7 +55,8 @@ const CONCURRENCY = 32;
  * const { files, warnings } = await loader.load();
  * ```
  */
-export function createLoader(config: ContentConfig): ContentLoader {
+export function createLoader(config: ContentConfig, options: LoaderOptions = {}): ContentLoader {
+  const helperFrom = options.helperFrom ?? 1000;
   let cache = new Map<string, Entry>();
   let listingWarnings: Warning[] = [];
   const selectors = config.plugins.map((plugin) => ({
@@ -49,7 +65,13 @@ export function createLoader(config: ContentConfig): ContentLoader {
     select: fileSelector(PLUGINS[plugin.name], plugin),
   }));
 
-  const finish = (next: Map<string, Entry>, listing: Warning[], read: number, changed: boolean) => {
+  const finish = (
+    next: Map<string, Entry>,
+    listing: Warning[],
+    read: number,
+    helped: number,
+    changed: boolean,
+  ) => {
     cache = next;
     listingWarnings = listing;
     const warnings = [...listing];
@@ -58,13 +80,13 @@ export function createLoader(config: ContentConfig): ContentLoader {
       if (isWarning(result)) warnings.push(result);
       else files.push(result);
     }
-    return { files, warnings, read, changed };
+    return { files, warnings, read, helped, changed };
   };
 
   const full = async (): Promise<Loaded> => {
     const next = new Map<string, Entry>();
     const listing: Warning[] = [];
-    const todo: Todo[] = [];
+    const todo: ReadJob[] = [];
     const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
       const found = await listFiles(
         config.root,
@@ -76,18 +98,28 @@ export function createLoader(config: ContentConfig): ContentLoader {
       return { plugin, found };
     }));
     for (const { plugin, found } of listed) {
-      for (const file of found) {
+      const shown = (file: FoundFile) => `${plugin.path}/${file.path}`;
+      if (cache.size === 0) { // nothing to compare with: each read stats its own file
+        for (const file of found) todo.push(job(file, plugin.name, shown(file)));
+        continue;
+      }
+      const stamped = await stampAll(
+        found,
+        (file, code) => listing.push({ file: shown(file), message: `${code}; left out` }),
+      );
+      for (const file of stamped) {
         const old = cache.get(file.abs);
         if (old && old.mtime === file.mtime && old.size === file.size) next.set(file.abs, old);
-        else todo.push({ found: file, plugin: plugin.name, prefix: plugin.path });
+        else todo.push(job(file, plugin.name, shown(file)));
       }
     }
-    await readAll(todo, next);
+    // The first load blocks on each read: nothing is served before it ends.
+    const helped = await readAll(todo, next, todo.length >= helperFrom, cache.size === 0);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
       key(listing) !== key(listingWarnings);
-    return finish(next, listing, todo.length, changed);
+    return finish(next, listing, todo.length, helped, changed);
   };
 
   return {
@@ -95,7 +127,7 @@ export function createLoader(config: ContentConfig): ContentLoader {
       if (!paths || cache.size === 0) return await full();
       // Only the named paths: a changed, added or removed file costs one stat and one read.
       const next = new Map(cache);
-      const todo: Todo[] = [];
+      const todo: ReadJob[] = [];
       let removed = false;
       for (const abs of new Set(paths)) {
         const owner = selectors.find((s) => abs.startsWith(s.folder));
@@ -111,54 +143,100 @@ export function createLoader(config: ContentConfig): ContentLoader {
         if (info.kind !== "file" || !owner.select(path)) continue;
         const old = next.get(abs);
         if (old && old.mtime === info.mtime && old.size === info.size) continue;
-        todo.push({
-          found: { path, abs, mtime: info.mtime, size: info.size },
-          plugin: owner.plugin.name,
-          prefix: owner.plugin.path,
-        });
+        const found = { path, abs, mtime: info.mtime, size: info.size };
+        todo.push(job(found, owner.plugin.name, `${owner.plugin.path}/${path}`));
       }
-      await readAll(todo, next);
-      return finish(next, listingWarnings, todo.length, todo.length > 0 || removed);
+      const helped = await readAll(todo, next, todo.length >= helperFrom, false);
+      return finish(next, listingWarnings, todo.length, helped, todo.length > 0 || removed);
     },
   };
 }
 
-interface Entry {
-  mtime: number;
-  size: number;
-  result: ParsedFile | Warning;
-}
+type Entry = ReadResult;
 
-interface Todo {
-  found: FoundFile;
-  plugin: string;
-  prefix: string;
-}
+const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
+  abs: found.abs,
+  plugin,
+  path: found.path,
+  shown,
+  mtime: found.mtime,
+  size: found.size,
+});
 
-/** Reads, hashes and parses files, 32 at a time, into `next`. */
-async function readAll(todo: readonly Todo[], next: Map<string, Entry>): Promise<void> {
+/**
+ * Reads, hashes and parses files into `next`: 32 at a time on this thread
+ * and, when `helped`, in batches on a helper worker that takes them from the
+ * same queue, so each side does as much as it gets through.
+ *
+ * Resolves with how many files the helper read.
+ *
+ * @param blocking read with blocking calls on this thread too (nothing is served yet)
+ */
+async function readAll(
+  todo: readonly ReadJob[],
+  next: Map<string, Entry>,
+  helped: boolean,
+  blocking: boolean,
+): Promise<number> {
   let cursor = 0;
-  const worker = async () => {
-    while (cursor < todo.length) {
-      const { found, plugin, prefix } = todo[cursor++];
-      const shown = `${prefix}/${found.path}`;
-      let result: ParsedFile | Warning;
-      let mtime = found.mtime;
-      try {
-        const bytes = await readBytes(found.abs);
-        const checksum = await sha256Hex(bytes);
-        result = parseFile(
-          bytes,
-          { plugin, path: found.path, checksum, mtime: found.mtime },
-          shown,
-        );
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? "read error";
-        result = { file: shown, message: `cannot be read (${code}); left out` };
-        mtime = NaN; // never reused: a permission fix does not change the mtime
-      }
-      next.set(found.abs, { mtime, size: found.size, result });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, todo.length) }, worker));
+  const store = (result: ReadResult) => next.set(result.abs, result);
+  const take = (count: number) => todo.slice(cursor, cursor += count);
+  const one = () => cursor < todo.length ? todo[cursor++] : undefined;
+  const [, byHelper] = await Promise.all([
+    readContentFiles(one, CONCURRENCY, store, blocking),
+    helped ? helper(take, store) : 0,
+  ]);
+  return byHelper;
+}
+
+/**
+ * Runs batches from `take` on a helper Web Worker until `take` runs dry,
+ * two in flight so the worker never waits on this thread, and resolves with
+ * how many files it read. Without `Worker` it does nothing; if the worker
+ * fails, its batches in flight are read here. The worker ends with the
+ * load: it holds nothing between loads.
+ */
+function helper(
+  take: (count: number) => readonly ReadJob[],
+  store: (result: ReadResult) => void,
+): Promise<number> {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./read_worker.ts", import.meta.url), { type: "module" });
+  } catch {
+    return Promise.resolve(0); // no Worker here (Node), or it may not start one (an edge runtime)
+  }
+  let read = 0;
+  return new Promise((resolve) => {
+    const pending = new Map<number, readonly ReadJob[]>();
+    let id = 0;
+    const send = () => {
+      const jobs = take(BATCH);
+      if (jobs.length === 0) return;
+      pending.set(++id, jobs);
+      worker.postMessage({ id, jobs } satisfies HelperBatch);
+    };
+    const end = () => {
+      worker.terminate();
+      resolve(read);
+    };
+    worker.onmessage = ({ data }: MessageEvent<HelperReply>) => {
+      pending.delete(data.id);
+      for (const result of data.results) store(result);
+      read += data.results.length;
+      send();
+      if (pending.size === 0) end();
+    };
+    worker.onerror = worker.onmessageerror = (event: Event) => {
+      event.preventDefault();
+      worker.terminate();
+      const left = [...pending.values()].flat();
+      pending.clear();
+      let i = 0;
+      readContentFiles(() => left[i++], CONCURRENCY, store).then(() => resolve(read));
+    };
+    send();
+    send();
+    if (pending.size === 0) end();
+  });
 }

@@ -1,0 +1,87 @@
+// The loader shares a large first load with a helper Web Worker (Deno, Bun)
+// and reads on the main thread where there is none (Node). Whoever reads a
+// file, the parsed files and warnings must be the same; these tests compare
+// a helped load with one on the main thread alone, over a generated site
+// with broken files in it.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateSite } from "../bench/site.ts";
+import { loadConfigFile } from "../src/load_config.ts";
+import { createLoader, type Loaded } from "../src/source/loader.ts";
+
+/** What a load gave, made comparable (files and warnings in path order), without who read what. */
+function sorted({ files, warnings, read, changed }: Loaded) {
+  const byPath = (a: { path: string; plugin: string }, b: { path: string; plugin: string }) =>
+    `${a.plugin}/${a.path}` < `${b.plugin}/${b.path}` ? -1 : 1;
+  return {
+    files: [...files].sort(byPath),
+    warnings: [...warnings].sort((a, b) => (a.file < b.file ? -1 : 1)),
+    read,
+    changed,
+  };
+}
+
+/** Whether this runtime has Web Workers, so the loader can use a helper (Deno, Bun; not Node). */
+const hasWorker = typeof (globalThis as { Worker?: unknown }).Worker === "function";
+
+async function generated(): Promise<{ root: string; config: string; paths: string[] }> {
+  const root = await mkdtemp(join(tmpdir(), "content-feed-loader-"));
+  const paths = await generateSite(root, 400, 7);
+  // Files that become warnings, wherever they are read.
+  await writeFile(join(root, "docs/latin1.md"), new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe9]));
+  await writeFile(join(root, "docs/nul.md"), "---\ntitle: x\n---\na\0b");
+  await writeFile(join(root, "docs/bad-yaml.md"), "---\ntitle: [open\n---\nbody");
+  await symlink(join(root, "docs/missing-target.md"), join(root, "docs/broken-link.md"));
+  return { root, config: join(root, "services.yaml"), paths };
+}
+
+describe("loader", () => {
+  it("gives the same files and warnings with the helper worker as on the main thread alone", async () => {
+    const { root, config } = await generated();
+    try {
+      const settings = await loadConfigFile(config);
+      const aloneLoad = await createLoader(settings, { helperFrom: Infinity }).load();
+      const helpedLoad = await createLoader(settings, { helperFrom: 1 }).load();
+      assert.equal(aloneLoad.helped, 0);
+      if (hasWorker) {
+        assert.ok(helpedLoad.helped > 0, "the helper read nothing");
+        assert.ok(helpedLoad.helped < helpedLoad.read, "this thread read nothing");
+      } else assert.equal(helpedLoad.helped, 0);
+      const alone = sorted(aloneLoad);
+      const helped = sorted(helpedLoad);
+      assert.ok(alone.files.length > 350, `only ${alone.files.length} files`);
+      assert.deepEqual(helped, alone);
+      const messages = alone.warnings.map((w) => `${w.file}: ${w.message}`);
+      for (const expected of ["docs/latin1.md", "docs/nul.md", "docs/bad-yaml.md"]) {
+        assert.ok(messages.some((m) => m.startsWith(expected)), `no warning for ${expected}`);
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("after a helped first load, a full reload reads only what changed", async () => {
+    const { root, config, paths } = await generated();
+    try {
+      const loader = createLoader(await loadConfigFile(config), { helperFrom: 1 });
+      const first = await loader.load();
+      assert.equal(first.read, first.files.length + 3); // every file, the three broken ones too
+      const again = await loader.load();
+      assert.equal(again.changed, false);
+      assert.equal(again.read, 0);
+      const edited = paths.find((p) => p.startsWith("blog/"))!;
+      await writeFile(join(root, edited), "---\ntitle: Edited\n---\nA new body.");
+      const after = await loader.load();
+      assert.equal(after.changed, true);
+      assert.equal(after.read, 1);
+      const file = after.files.find((f) => `blog/${f.path}` === edited)!;
+      assert.equal(file.attrs.title, "Edited");
+      assert.equal(file.body, "A new body.");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
