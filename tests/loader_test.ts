@@ -5,12 +5,16 @@
 // with broken files in it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSite } from "../bench/site.ts";
+import { buildIndex, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/load_config.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
+
+const byFile = (a: { file: string; message: string }, b: { file: string; message: string }) =>
+  `${a.file}\n${a.message}` < `${b.file}\n${b.message}` ? -1 : 1;
 
 /** What a load gave, made comparable (files and warnings in path order), without who read what. */
 function sorted({ files, warnings, read, changed }: Loaded) {
@@ -18,7 +22,7 @@ function sorted({ files, warnings, read, changed }: Loaded) {
     `${a.plugin}/${a.path}` < `${b.plugin}/${b.path}` ? -1 : 1;
   return {
     files: [...files].sort(byPath),
-    warnings: [...warnings].sort((a, b) => (a.file < b.file ? -1 : 1)),
+    warnings: [...warnings].sort(byFile),
     read,
     changed,
   };
@@ -34,6 +38,12 @@ async function generated(): Promise<{ root: string; config: string; paths: strin
   await writeFile(join(root, "docs/latin1.md"), new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe9]));
   await writeFile(join(root, "docs/nul.md"), "---\ntitle: x\n---\na\0b");
   await writeFile(join(root, "docs/bad-yaml.md"), "---\ntitle: [open\n---\nbody");
+  // Every seventh file is served with a warning from deriving its fields,
+  // so some are derived by the helper and some here, whoever reads which.
+  for (const path of paths.filter((_, i) => i % 7 === 0)) {
+    const text = await readFile(join(root, path), "utf8");
+    await writeFile(join(root, path), text.replace(/^---\n/, "---\nimage: 5\n"));
+  }
   await symlink(join(root, "docs/missing-target.md"), join(root, "docs/broken-link.md"));
   return { root, config: join(root, "services.yaml"), paths };
 }
@@ -58,6 +68,16 @@ describe("loader", () => {
       for (const expected of ["docs/latin1.md", "docs/nul.md", "docs/bad-yaml.md"]) {
         assert.ok(messages.some((m) => m.startsWith(expected)), `no warning for ${expected}`);
       }
+      // The helper derives the fields of the files it reads; the index built
+      // from them must be the one built from fields derived here.
+      const indexOf = (files: Loaded["files"], warnings: Loaded["warnings"]) => {
+        const index = buildIndex(files, indexSettings(settings), 0, [...warnings]);
+        return { items: index.items, warnings: [...index.warnings].sort(byFile) };
+      };
+      const fromHelped = indexOf(helpedLoad.files, helpedLoad.warnings);
+      const fromAlone = indexOf(aloneLoad.files, aloneLoad.warnings);
+      assert.ok(fromAlone.warnings.length > 50, `only ${fromAlone.warnings.length} warnings`);
+      assert.deepEqual(fromHelped, fromAlone);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

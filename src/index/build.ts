@@ -1,8 +1,9 @@
 import type { ContentConfig } from "../config.ts";
 import { formatTimestamp } from "../dates.ts";
-import { deriveFields, type FileFields } from "../item/derive.ts";
+import type { FileFields } from "../item/derive.ts";
 import { categoryAt, type PluginDeclaration, PLUGINS } from "../plugins.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import { derivedFields } from "./derived.ts";
 import type { Item, Tag } from "./item.ts";
 import { compareText, placeFiles, type TreeNode } from "./tree.ts";
 
@@ -298,7 +299,7 @@ function pluginTree(
   for (const node of ordered) {
     const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
     if (node.parentKey && !parent) continue; // its parent lost a clash
-    const fields = derive(node.file, `${prefix}/${node.file.path}`, warnings);
+    const fields = derivedFields(node.file, `${prefix}/${node.file.path}`, warnings);
     const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
     const clash = uris.get(uri);
     if (clash) {
@@ -341,23 +342,6 @@ function pluginTree(
   };
   sortAndSum(roots);
   return roots;
-}
-
-/** Derived fields per parsed file: a reload re-derives only the files it re-read. */
-const derived = new WeakMap<
-  ParsedFile,
-  { shown: string; fields: FileFields; warnings: Warning[] }
->();
-
-function derive(file: ParsedFile, shown: string, warnings: Warning[]): FileFields {
-  let entry = derived.get(file);
-  if (!entry || entry.shown !== shown) {
-    const own: Warning[] = [];
-    entry = { shown, fields: deriveFields(file, shown, own), warnings: own };
-    derived.set(file, entry);
-  }
-  warnings.push(...entry.warnings);
-  return entry.fields;
 }
 
 function compareSiblings(a: Draft, b: Draft): number {

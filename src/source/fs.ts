@@ -2,7 +2,14 @@
 // `node:fs/promises` behave the same under Deno, Bun and Node, so no runtime
 // checks are needed.
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
-import { readFile as readFileCallback, readFileSync, statSync, watch } from "node:fs";
+import {
+  readdirSync,
+  readFile as readFileCallback,
+  readFileSync,
+  realpathSync,
+  statSync,
+  watch,
+} from "node:fs";
 import process from "node:process";
 import { setImmediate } from "node:timers";
 
@@ -75,6 +82,7 @@ export async function isFolder(path: string): Promise<boolean> {
  * so link cycles end. A missing folder lists nothing.
  *
  * @param unreadable called with the relative path of a file or folder that cannot be read
+ * @param blocking list with blocking calls (for a first load, when nothing is served yet)
  *
  * @example
  * ```ts
@@ -87,11 +95,19 @@ export async function listFiles(
   folder: string,
   keep: (path: string) => boolean,
   unreadable: (path: string, reason: string) => void,
+  blocking = false,
 ): Promise<FoundFile[]> {
+  const io = blocking
+    ? {
+      realpath: (path: string) => realpathSync(path),
+      readdir: (path: string) => readdirSync(path, { withFileTypes: true }),
+      stat: (path: string) => statSync(path),
+    }
+    : { realpath, readdir: (path: string) => readdir(path, { withFileTypes: true }), stat };
   const out: FoundFile[] = [];
   let realRoot: string;
   try {
-    realRoot = await realpath(root);
+    realRoot = await io.realpath(root);
   } catch {
     return out;
   }
@@ -100,7 +116,7 @@ export async function listFiles(
   const visit = async (abs: string, rel: string): Promise<void> => {
     let real: string;
     try {
-      real = await realpath(abs);
+      real = await io.realpath(abs);
     } catch {
       return;
     }
@@ -108,7 +124,7 @@ export async function listFiles(
     seen.add(real);
     let entries;
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      entries = await io.readdir(abs);
     } catch (error) {
       if (rel) unreadable(`${rel}/`, (error as { code?: string }).code ?? "unreadable");
       return;
@@ -122,7 +138,7 @@ export async function listFiles(
       let isDir = entry.isDirectory(), isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         try {
-          const target = await realpath(childAbs);
+          const target = await io.realpath(childAbs);
           if (!inside(target)) {
             unreadable(
               childRel,
@@ -130,7 +146,7 @@ export async function listFiles(
             );
             continue;
           }
-          const info = await stat(childAbs);
+          const info = await io.stat(childAbs);
           isDir = info.isDirectory();
           isFile = info.isFile();
         } catch {

@@ -6,6 +6,7 @@ import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import type { HelperBatch, HelperReply } from "./read_worker.ts";
+import { rememberDerived } from "../index/derived.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
 export interface Loaded {
@@ -94,6 +95,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
         select,
         (path, reason) =>
           listing.push({ file: `${plugin.path}/${path}`, message: `${reason}; left out` }),
+        cache.size === 0,
       );
       return { plugin, found };
     }));
@@ -222,7 +224,10 @@ function helper(
     };
     worker.onmessage = ({ data }: MessageEvent<HelperReply>) => {
       pending.delete(data.id);
-      for (const result of data.results) store(result);
+      for (const { derived, ...result } of data.results) {
+        if (derived) rememberDerived(result.result as ParsedFile, derived);
+        store(result);
+      }
       read += data.results.length;
       send();
       if (pending.size === 0) end();

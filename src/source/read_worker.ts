@@ -1,6 +1,11 @@
-// The start-up helper: a Web Worker that reads, hashes and parses the batches
-// of files the loader posts to it, so a cold start uses a second core. It
-// holds no state; each message is a batch of jobs, each reply their results.
+// The start-up helper: a Web Worker that reads, hashes, parses and derives
+// the batches of files the loader posts to it, so a cold start uses a second
+// core. It holds no state; each message is a batch of jobs, each reply their
+// results.
+import type { Derived } from "../index/derived.ts";
+import { deriveFields } from "../item/derive.ts";
+import { isWarning } from "./parse.ts";
+import type { Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 
 /** A batch of jobs, as the loader posts it. */
@@ -9,10 +14,13 @@ export interface HelperBatch {
   readonly jobs: readonly ReadJob[];
 }
 
+/** One file's result from the helper: with a parsed file, its derived fields too. */
+export type HelperResult = ReadResult & { readonly derived?: Derived & { readonly shown: string } };
+
 /** A batch's results, as the helper posts them back. */
 export interface HelperReply {
   readonly id: number;
-  readonly results: readonly ReadResult[];
+  readonly results: readonly HelperResult[];
 }
 
 interface WorkerScope {
@@ -22,9 +30,16 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 scope.onmessage = async ({ data: { id, jobs } }) => {
-  const results: ReadResult[] = [];
+  const results: HelperResult[] = [];
   let i = 0;
+  const shown = new Map(jobs.map((job) => [job.abs, job.shown]));
   // Blocking reads: this thread does nothing else.
-  await readContentFiles(() => jobs[i++], 32, (result) => results.push(result), true);
+  await readContentFiles(() => jobs[i++], 32, (read) => {
+    if (isWarning(read.result)) return void results.push(read);
+    const warnings: Warning[] = [];
+    const path = shown.get(read.abs)!;
+    const fields = deriveFields(read.result, path, warnings);
+    results.push({ ...read, derived: { shown: path, fields, warnings } });
+  }, true);
   scope.postMessage({ id, results });
 };
