@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { LONG, md, site, type SiteFiles, type TestSite } from "./helpers.ts";
+import { LONG, md, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 const ORIGIN = "http://localhost:8000";
 const LAST_MODIFIED = "Sat, 21 Nov 2026 09:15:02 GMT";
@@ -45,17 +45,13 @@ const KNOWN: Record<string, string> = {
   "/docs/intro.json": JSON_TYPE,
 };
 
-async function withSite(
+/** {@link withSite} from the helpers, on this file's site unless told otherwise. */
+function onSite(
   fn: (s: TestSite) => Promise<void>,
   options: Parameters<typeof site>[1] = {},
   files: SiteFiles = FILES,
 ): Promise<void> {
-  const s = await site(files, options);
-  try {
-    await fn(s);
-  } finally {
-    await s.close();
-  }
+  return withSite(files, options, fn);
 }
 
 /** Headers as sorted [name, value] pairs, for whole-set comparisons. */
@@ -90,7 +86,7 @@ function brSupported(): boolean {
 
 describe("methods", () => {
   it("GET answers 200 on every route with its content type", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const [path, type] of Object.entries(KNOWN)) {
         const response = await s.request(path);
         assert.equal(response.status, 200, path);
@@ -101,7 +97,7 @@ describe("methods", () => {
   });
 
   it("HEAD answers with the same status and headers as GET, and no body", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const paths = [...ROUTES, "/nope", "/docs/missing.json", "/api/content.json?limit=abc"];
       for (const path of paths) {
         for (const encoding of [undefined, "gzip"]) {
@@ -119,7 +115,7 @@ describe("methods", () => {
   });
 
   it("POST, PUT, DELETE and PATCH on a known route are 405 with Allow and a problem", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of [...Object.keys(KNOWN), "/api/content.json?limit=abc"]) {
         for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
           const response = await s.request(path, { method });
@@ -134,7 +130,7 @@ describe("methods", () => {
   });
 
   it("another method on an unknown path is a 404 problem", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const response = await s.request("/nope/", { method: "POST" });
       assert.equal(response.headers.get("allow"), null);
       await assertProblem(response, 404, "Not Found");
@@ -142,7 +138,7 @@ describe("methods", () => {
   });
 
   it("OPTIONS is a 204 CORS preflight answer on every route", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of Object.keys(KNOWN)) {
         const response = await s.request(path, {
           method: "OPTIONS",
@@ -162,7 +158,7 @@ describe("methods", () => {
 
 describe("CORS", () => {
   it("sends Access-Control-Allow-Origin: * on every response, errors and 304s included", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const etag = (await s.request("/api/content.json")).headers.get("etag")!;
       const cases: [string, RequestInit | undefined, number][] = [
         ["/api/content.json", undefined, 200],
@@ -184,7 +180,7 @@ describe("CORS", () => {
   });
 
   it("sends no Access-Control-Allow-Origin with cors: false", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const etag = (await s.request("/api/content.json")).headers.get("etag")!;
       const cases: [string, RequestInit | undefined, number][] = [
         ["/api/content.json", undefined, 200],
@@ -207,7 +203,7 @@ describe("CORS", () => {
 
 describe("ETag and If-None-Match", () => {
   it("is strong, quoted, and the same for identical requests", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ROUTES) {
         const a = (await s.request(path)).headers.get("etag");
         const b = (await s.request(path)).headers.get("etag");
@@ -234,7 +230,7 @@ describe("ETag and If-None-Match", () => {
   });
 
   it("differs between routes and changes when content changes", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const before = new Map<string, string>();
       for (const path of ROUTES) before.set(path, (await s.request(path)).headers.get("etag")!);
       assert.equal(new Set(before.values()).size, ROUTES.length, "every route has its own ETag");
@@ -263,7 +259,7 @@ describe("ETag and If-None-Match", () => {
   });
 
   it("answers a matching If-None-Match with 304, no body and the same validators", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ROUTES) {
         const first = await s.request(path);
         const etag = first.headers.get("etag")!;
@@ -283,7 +279,7 @@ describe("ETag and If-None-Match", () => {
   });
 
   it("matches within a list, with *, and with a W/ prefix (weak comparison)", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const path = "/api/content.json";
       const etag = (await s.request(path)).headers.get("etag")!;
       const matching = [
@@ -303,7 +299,7 @@ describe("ETag and If-None-Match", () => {
   });
 
   it("gives a compressed body its own strong ETag, which revalidates to 304", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const path = "/api/content.json";
       const gzip = { "Accept-Encoding": "gzip" };
       const identity = (await s.request(path)).headers.get("etag")!;
@@ -319,7 +315,7 @@ describe("ETag and If-None-Match", () => {
   });
 
   it("answers 200 with the body when If-None-Match does not match", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const path = "/api/content.json";
       const plain = await s.request(path);
       const etag = plain.headers.get("etag")!;
@@ -335,7 +331,7 @@ describe("ETag and If-None-Match", () => {
   });
 
   it("ignores If-Modified-Since when If-None-Match is present (RFC 9110 13.1.3)", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const response = await s.request("/api/content.json", {
         headers: { "If-None-Match": `"nope"`, "If-Modified-Since": LAST_MODIFIED },
       });
@@ -346,7 +342,7 @@ describe("ETag and If-None-Match", () => {
 
 describe("Last-Modified and If-Modified-Since", () => {
   it("is the index build time on every route", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ROUTES) {
         const response = await s.request(path);
         assert.equal(response.headers.get("last-modified"), LAST_MODIFIED, path);
@@ -355,7 +351,7 @@ describe("Last-Modified and If-Modified-Since", () => {
   });
 
   it("answers 304 at or after the build time and 200 before it", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const cases: [string, number][] = [
         [LAST_MODIFIED, 304],
         ["Sat, 21 Nov 2026 09:15:03 GMT", 304],
@@ -378,7 +374,7 @@ describe("Last-Modified and If-Modified-Since", () => {
 
 describe("Cache-Control", () => {
   it("is public, max-age=60 by default on every route", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ROUTES) {
         const response = await s.request(path);
         assert.equal(response.headers.get("cache-control"), "public, max-age=60", path);
@@ -388,7 +384,7 @@ describe("Cache-Control", () => {
 
   it("is configurable with the cacheControl option", async () => {
     const value = "public, max-age=300, stale-while-revalidate=30";
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ROUTES) {
         const response = await s.request(path);
         assert.equal(response.headers.get("cache-control"), value, path);
@@ -403,7 +399,7 @@ describe("Cache-Control", () => {
 
 describe("compression", () => {
   it("gzips a body over 1 KiB for Accept-Encoding: gzip, and it inflates to the identity body", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ["/api/content.json", "/api/openapi.json"]) {
         const identity = await s.request(path);
         const plain = await bytes(identity);
@@ -424,7 +420,7 @@ describe("compression", () => {
   });
 
   it("honours q-values and wildcards in Accept-Encoding", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const br = brSupported();
       const cases: [string, string | null][] = [
         ["gzip;q=0", null],
@@ -446,7 +442,7 @@ describe("compression", () => {
   });
 
   it("uses br only when the runtime's CompressionStream supports it, else gzip", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const br = brSupported();
       const plain = await bytes(await s.request("/api/content.json"));
       const both = await s.request("/api/content.json", {
@@ -468,7 +464,7 @@ describe("compression", () => {
   });
 
   it("does not compress without Accept-Encoding", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ROUTES) {
         const response = await s.request(path);
         assert.equal(response.headers.get("content-encoding"), null, path);
@@ -483,7 +479,7 @@ describe("compression", () => {
     // The item's JSON grows byte for byte with its ASCII body (description and time are fixed).
     const item = (n: number) =>
       md(dated({ title: "Sized", description: "d", time: 1 }), "x".repeat(n));
-    await withSite(
+    await onSite(
       async (s) => {
         const probe = (await bytes(await s.request("/docs/sized.json"))).length;
         await writeFile(join(s.root, "docs/sized.md"), item(100 + 1024 - probe));
@@ -511,7 +507,7 @@ describe("compression", () => {
   });
 
   it("does not compress a small body even when gzip is accepted", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const paths = ["/docs/tiny.json", "/api/content.json?type=faq", "/nope"];
       for (const path of paths) {
         const plain = await bytes(await s.request(path));
@@ -526,7 +522,7 @@ describe("compression", () => {
 
 describe("headers on every response", () => {
   it("sends X-Content-Type-Options: nosniff on successes, 304s, errors and preflights", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const etag = (await s.request("/sitemap.xml")).headers.get("etag")!;
       const cases: [string, RequestInit | undefined][] = [
         ...ROUTES.map((path): [string, RequestInit | undefined] => [path, undefined]),
@@ -553,7 +549,7 @@ describe("headers on every response", () => {
 
 describe("errors", () => {
   it("answers a bad query with a 400 problem naming the parameter", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const response = await s.request("/api/content.json?limit=abc");
       assert.equal(response.status, 400);
       assert.equal(response.headers.get("content-type"), PROBLEM);
@@ -567,7 +563,7 @@ describe("errors", () => {
   });
 
   it("answers unknown paths and items with a 404 problem", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ["/nope", "/docs/missing.json", "/unknown/intro.json", "/api/", "/"]) {
         const response = await s.request(path);
         const detail = await assertProblem(response, 404, "Not Found");
@@ -577,7 +573,7 @@ describe("errors", () => {
   });
 
   it("answers a URL over 8192 characters with a 414 problem, and one of 8192 normally", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const pad = (length: number) => {
         const prefix = `${ORIGIN}/docs/`;
         return `${prefix}${"a".repeat(length - prefix.length - ".json".length)}.json`;
@@ -593,7 +589,7 @@ describe("errors", () => {
   });
 
   it("answers with problem documents that caches do not keep", async () => {
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       for (const path of ["/api/content.json?limit=0", "/nope"]) {
         const response = await s.request(path);
         assert.equal(response.headers.get("cache-control"), "no-store", path);
@@ -611,7 +607,7 @@ describe("errors", () => {
         super(body, init);
       }
     }
-    await withSite(async (s) => {
+    await onSite(async (s) => {
       const response = await s.request("/api/content.json");
       assert.equal(response.status, 500);
       assert.equal(response.headers.get("content-type"), PROBLEM);

@@ -3,7 +3,7 @@ import { formatTimestamp } from "../dates.ts";
 import type { FileFields } from "../item/derive.ts";
 import { categoryAt, type PluginDeclaration, PLUGINS } from "../plugins.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
-import { derivedFields } from "./derived.ts";
+import { derivedFields } from "../item/derived.ts";
 import type { Item, Tag } from "./item.ts";
 import { compareText, placeFiles, type TreeNode } from "./tree.ts";
 

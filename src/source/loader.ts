@@ -6,7 +6,7 @@ import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import type { HelperBatch, HelperReply } from "./read_worker.ts";
-import { rememberDerived } from "../index/derived.ts";
+import { rememberDerived } from "../item/derived.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
 export interface Loaded {
@@ -40,7 +40,6 @@ export interface LoaderOptions {
   readonly helperFrom?: number;
 }
 
-const CONCURRENCY = 32;
 /** Files a message to the helper carries: large enough that messaging is a small share. */
 const BATCH = 128;
 
@@ -85,38 +84,30 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
   };
 
   const full = async (): Promise<Loaded> => {
+    // The first load blocks on its I/O (nothing is served before it ends) and
+    // has nothing to compare with, so each read stats its own file.
+    const first = cache.size === 0;
     const next = new Map<string, Entry>();
     const listing: Warning[] = [];
     const todo: ReadJob[] = [];
     const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
-      const found = await listFiles(
-        config.root,
-        folder.slice(0, -1),
-        select,
-        (path, reason) =>
-          listing.push({ file: `${plugin.path}/${path}`, message: `${reason}; left out` }),
-        cache.size === 0,
-      );
-      return { plugin, found };
+      const shown = (path: string) => `${plugin.path}/${path}`;
+      const left = (path: string, reason: string) =>
+        listing.push({ file: shown(path), message: `${reason}; left out` });
+      const files = await listFiles(config.root, folder.slice(0, -1), select, left, first);
+      const found: (FoundFile & Partial<Stamp>)[] = first
+        ? files
+        : await stampAll(files, (file, code) => left(file.path, code));
+      return { plugin, shown, found };
     }));
-    for (const { plugin, found } of listed) {
-      const shown = (file: FoundFile) => `${plugin.path}/${file.path}`;
-      if (cache.size === 0) { // nothing to compare with: each read stats its own file
-        for (const file of found) todo.push(job(file, plugin.name, shown(file)));
-        continue;
-      }
-      const stamped = await stampAll(
-        found,
-        (file, code) => listing.push({ file: shown(file), message: `${code}; left out` }),
-      );
-      for (const file of stamped) {
+    for (const { plugin, shown, found } of listed) {
+      for (const file of found) {
         const old = cache.get(file.abs);
         if (old && old.mtime === file.mtime && old.size === file.size) next.set(file.abs, old);
-        else todo.push(job(file, plugin.name, shown(file)));
+        else todo.push(job(file, plugin.name, shown(file.path)));
       }
     }
-    // The first load blocks on each read: nothing is served before it ends.
-    const helped = await readAll(todo, next, todo.length >= helperFrom, cache.size === 0);
+    const helped = await readAll(todo, next, todo.length >= helperFrom, first);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
@@ -185,7 +176,7 @@ async function readAll(
   const take = (count: number) => todo.slice(cursor, cursor += count);
   const one = () => cursor < todo.length ? todo[cursor++] : undefined;
   const [, byHelper] = await Promise.all([
-    readContentFiles(one, CONCURRENCY, store, blocking),
+    readContentFiles(one, store, blocking),
     helped ? helper(take, store) : 0,
   ]);
   return byHelper;
@@ -238,7 +229,7 @@ function helper(
       const left = [...pending.values()].flat();
       pending.clear();
       let i = 0;
-      readContentFiles(() => left[i++], CONCURRENCY, store).then(() => resolve(read));
+      readContentFiles(() => left[i++], store).then(() => resolve(read));
     };
     send();
     send();

@@ -64,9 +64,12 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
   }
 }
 
+/** Files in flight at once: enough to keep the reads busy, few enough to bound the memory. */
+const CONCURRENCY = 32;
+
 /**
  * Reads the jobs that `next` hands out until it returns `undefined`,
- * `concurrency` at a time, calling `done` as each finishes.
+ * 32 at a time, calling `done` with each result and its job as it finishes.
  *
  * @param blocking read with the synchronous call (see {@link readBytesSync})
  *
@@ -74,17 +77,16 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
  * ```ts
  * import { readContentFiles } from "./read_file.ts";
  * let i = 0;
- * await readContentFiles(() => jobs[i++], 32, (r) => console.log(r.abs));
+ * await readContentFiles(() => jobs[i++], (result, job) => console.log(job.shown, result.mtime));
  * ```
  */
 export async function readContentFiles(
   next: () => ReadJob | undefined,
-  concurrency: number,
-  done: (result: ReadResult) => void,
+  done: (result: ReadResult, job: ReadJob) => void,
   blocking = false,
 ): Promise<void> {
   const lane = async () => {
-    for (let job = next(); job; job = next()) done(await readContentFile(job, blocking));
+    for (let job = next(); job; job = next()) done(await readContentFile(job, blocking), job);
   };
-  await Promise.all(Array.from({ length: concurrency }, lane));
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
 }

@@ -2,7 +2,7 @@
 // the batches of files the loader posts to it, so a cold start uses a second
 // core. It holds no state; each message is a batch of jobs, each reply their
 // results.
-import type { Derived } from "../index/derived.ts";
+import type { Derived } from "../item/derived.ts";
 import { deriveFields } from "../item/derive.ts";
 import { isWarning } from "./parse.ts";
 import type { Warning } from "./parsed_file.ts";
@@ -32,14 +32,12 @@ const scope = globalThis as unknown as WorkerScope;
 scope.onmessage = async ({ data: { id, jobs } }) => {
   const results: HelperResult[] = [];
   let i = 0;
-  const shown = new Map(jobs.map((job) => [job.abs, job.shown]));
   // Blocking reads: this thread does nothing else.
-  await readContentFiles(() => jobs[i++], 32, (read) => {
+  await readContentFiles(() => jobs[i++], (read, { shown }) => {
     if (isWarning(read.result)) return void results.push(read);
     const warnings: Warning[] = [];
-    const path = shown.get(read.abs)!;
-    const fields = deriveFields(read.result, path, warnings);
-    results.push({ ...read, derived: { shown: path, fields, warnings } });
+    const fields = deriveFields(read.result, shown, warnings);
+    results.push({ ...read, derived: { shown, fields, warnings } });
   }, true);
   scope.postMessage({ id, results });
 };

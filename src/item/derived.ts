@@ -1,4 +1,4 @@
-import { deriveFields, type FileFields } from "../item/derive.ts";
+import { deriveFields, type FileFields } from "./derive.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 
 /** What deriving a file gave: its fields and the warnings about its front matter. */
