@@ -45,6 +45,9 @@ async function generated(): Promise<{ root: string; config: string; paths: strin
     await writeFile(join(root, path), text.replace(/^---\n/, "---\nimage: 5\n"));
   }
   await symlink(join(root, "docs/missing-target.md"), join(root, "docs/broken-link.md"));
+  // Listing warnings in two plugins, whose folders are listed concurrently.
+  await symlink(join(root, "blog/missing-target.md"), join(root, "blog/broken-link.md"));
+  await symlink(join(root, "faq/missing-target.md"), join(root, "faq/broken-link.md"));
   return { root, config: join(root, "services.yaml"), paths };
 }
 

@@ -109,7 +109,8 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
     }
     const helped = await readAll(todo, next, todo.length >= helperFrom, first);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
-    const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).join("\n");
+    // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
+    const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
       key(listing) !== key(listingWarnings);
     return finish(next, listing, todo.length, helped, changed);
