@@ -35,6 +35,13 @@ export type { Item, Tag } from "./src/index/item.ts";
 export type { ParsedFile, Warning } from "./src/source/parsed_file.ts";
 export { FEED_PARAMETERS, type Filters, parseQuery, type QueryProblem } from "./src/feed/query.ts";
 export { filterItems, type Page, paginate } from "./src/feed/filter.ts";
-export { itemJson, pageLinks, renderFeed, renderItem, renderSitemap } from "./src/feed/render.ts";
+export {
+  itemJson,
+  pageLinks,
+  renderFeed,
+  renderFeedBytes,
+  renderItem,
+  renderSitemap,
+} from "./src/feed/render.ts";
 export { openApiDocument } from "./src/http/openapi.ts";
 export { makeSnapshot, type Snapshot, writeSnapshotFile } from "./src/snapshot.ts";

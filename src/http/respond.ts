@@ -96,12 +96,12 @@ const NOT_MODIFIED_HEADERS = [
  */
 export async function represent(
   type: string,
-  body: string,
+  body: string | Uint8Array,
   settings: HttpSettings,
   lastModified: number,
   extra?: Record<string, string>,
 ): Promise<Representation> {
-  const bytes = encoder.encode(body);
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
   const seconds = Math.floor(lastModified / 1000) * 1000;
   const shared: Record<string, string> = {
     ...baseHeaders(settings),

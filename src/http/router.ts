@@ -1,7 +1,7 @@
 import { Router } from "itty-router";
 import { filterItems, paginate } from "../feed/filter.ts";
 import { parseQuery } from "../feed/query.ts";
-import { pageLinks, renderFeed, renderItem, renderSitemap } from "../feed/render.ts";
+import { pageLinks, renderFeedBytes, renderItem, renderSitemap } from "../feed/render.ts";
 import type { Index } from "../index/build.ts";
 import { openApiDocument } from "./openapi.ts";
 import {
@@ -32,7 +32,7 @@ const CACHE_ENTRIES = 256;
 
 interface Made {
   type: string;
-  body: string;
+  body: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -108,7 +108,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
         const link = pageLinks(`${r.base}/api/content.json`, params, page);
         return {
           type: JSON_TYPE,
-          body: renderFeed(r.index, page, r.base),
+          body: renderFeedBytes(r.index, page, r.base),
           headers: link ? { Link: link } : undefined,
         };
       }),
@@ -143,7 +143,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       cached(
         r,
         `item:${key}`,
-        () => ({ type: JSON_TYPE, body: renderItem(r.index, found, r.base) }),
+        () => ({ type: JSON_TYPE, body: renderItem(found, r.base) }),
       ),
     );
   };

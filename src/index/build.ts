@@ -213,9 +213,6 @@ function newItem(d: Draft, parent: string | null, tagCounts: ReadonlyMap<string,
     last_update: f.lastUpdate,
     time: d.time,
   };
-  const json = JSON.stringify(fields);
-  const imageAt = json.indexOf(',"image":');
-  const titleAt = json.indexOf(',"title":', imageAt);
   return {
     ...fields,
     body: d.node.file.body,
@@ -225,8 +222,6 @@ function newItem(d: Draft, parent: string | null, tagCounts: ReadonlyMap<string,
     searchable: f.searchable,
     eligible: d.eligible,
     file: d.file,
-    jsonHead: `${json.slice(0, imageAt)},"link":`,
-    jsonTail: json.slice(titleAt),
   };
 }
 

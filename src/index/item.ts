@@ -36,8 +36,4 @@ export interface Item {
   readonly eligible: boolean;
   /** The source file, relative to the content root. */
   readonly file: string;
-  /** Serialized JSON up to the `link` value: `{"id":…,"uri":…,"link":`. */
-  readonly jsonHead: string;
-  /** Serialized JSON after `image`: `,"title":…,"time":4}`. */
-  readonly jsonTail: string;
 }

@@ -1,0 +1,182 @@
+// The feed's bytes (SPEC 6): the full feed is written once per index and base
+// URL straight into one buffer, and every other page is copied out of it by
+// byte ranges. These tests pin that the bytes are exactly the JSON of the
+// items, whatever their characters, and whatever the buffer's first guess.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import {
+  buildIndex,
+  filterItems,
+  type Index,
+  type Item,
+  itemJson,
+  paginate,
+  type ParsedFile,
+  renderFeed,
+  renderFeedBytes,
+} from "../mod.ts";
+import { FEED_KEYS, LONG } from "./helpers.ts";
+
+const SETTINGS = {
+  title: undefined,
+  url: undefined,
+  api: true,
+  sitemap: false,
+  plugins: [{ name: "docs", path: "docs" }, { name: "blog", path: "blog" }],
+};
+
+/** A docs page (or blog post) in a fixed sidebar place, with extra front matter. */
+function file(
+  plugin: string,
+  name: string,
+  place: number,
+  attrs: Record<string, unknown> = {},
+): ParsedFile {
+  return {
+    plugin,
+    path: `${name}.md`,
+    checksum: `c${place}`,
+    mtime: 0,
+    attrs: { title: name, sidebar_position: place, date: "2026-01-02", ...attrs },
+    body: LONG,
+  };
+}
+
+/** The feed document as the seed spells it, made the slow and obvious way. */
+function expected(index: Index, items: readonly Item[], total: number, base: string): string {
+  const data = items.map((item) => {
+    const image = item.image?.startsWith("/") && !item.image.startsWith("//")
+      ? base + item.image
+      : item.image;
+    const object = {
+      id: item.id,
+      checksum: item.checksum,
+      type: item.type,
+      category: item.category,
+      uri: item.uri,
+      link: `${base}/${item.type}/${item.uri}.json`,
+      image,
+      title: item.title,
+      description: item.description,
+      authors: item.authors.map(({ name, slug }) => ({ name, slug })),
+      tags: item.tags.map(({ name, slug, count }) => ({ name, slug, count })),
+      date: item.date,
+      last_update: item.last_update,
+      time: item.time,
+    };
+    assert.deepEqual(Object.keys(object), FEED_KEYS);
+    return JSON.stringify(object);
+  });
+  return JSON.stringify({
+    meta: { count: items.length, total, url: `${base}/`, generated: index.generated },
+    data: "@",
+  }).replace('"@"', `[${data.join(",")}]`);
+}
+
+const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+
+/** Every kind of character a JSON string can hold: escapes, multi-byte, pairs, lone halves. */
+const AWKWARD = [
+  'quote " backslash \\ tab \t newline \n nul \0 bell \x07',
+  "é ß ñ — “curly” ‘single’ € ☃",
+  "日本語の文章とカタカナ",
+  "emoji 😀 and 👩‍💻 and flags 🇫🇷",
+  "separators \u2028 \u2029 and lone \ud800 halves \udfff",
+];
+
+describe("feed bytes", () => {
+  it("itemJson is JSON.stringify of the seed's fields, whatever the characters", () => {
+    const files = AWKWARD.map((text, i) =>
+      file("docs", `page-${i}`, i, {
+        title: text,
+        description: text,
+        authors: [text, "Ann"],
+        tags: [text, "Deno"],
+        image: i % 2 ? `/img/${i}.png` : `https://cdn.example/${i}.png`,
+      })
+    );
+    const index = buildIndex(files, SETTINGS, Date.UTC(2026, 0, 2));
+    assert.equal(index.feed.length, AWKWARD.length);
+    const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
+    const base = "https://example.com/sub";
+    assert.equal(
+      renderFeed(index, all, base),
+      expected(index, index.feed, index.feed.length, base),
+    );
+    for (const item of index.feed) {
+      const one = expected(index, [item], 1, base);
+      assert.equal(itemJson(item, base), one.slice(one.indexOf("[") + 1, -2));
+    }
+  });
+
+  it("every page is the byte ranges of its items, with their own meta", () => {
+    const files: ParsedFile[] = [];
+    for (let i = 0; i < 60; i++) {
+      const text = AWKWARD[i % AWKWARD.length];
+      files.push(file(i % 3 ? "docs" : "blog", `p${i}`, i, {
+        title: `${i} ${i % 4 ? "plain" : text}`,
+        tags: i % 2 ? ["odd", text] : ["even"],
+      }));
+    }
+    const index = buildIndex(files, SETTINGS, Date.UTC(2026, 0, 2));
+    const base = "http://localhost:8000";
+    const pages = [
+      { page: 1 },
+      { type: "docs", page: 1 },
+      { type: "blog", page: 1 },
+      { tag: "odd", page: 1 },
+      { tag: "even", limit: 7, page: 2 },
+      { limit: 1, page: 1 },
+      { limit: 1, page: index.feed.length },
+      { limit: 25, page: 3 },
+      { limit: 10, page: 99 },
+      { type: "docs", tag: "even", limit: 3, page: 2 },
+    ];
+    for (const filters of pages) {
+      const page = paginate(filterItems(index, filters), filters);
+      const bytes = renderFeedBytes(index, page, base);
+      assert.equal(
+        decode(bytes),
+        expected(index, page.items, page.total, base),
+        JSON.stringify(filters),
+      );
+    }
+    // The full feed is one buffer, made once and served again.
+    const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
+    assert.equal(renderFeedBytes(index, all, base), renderFeedBytes(index, all, base));
+    // Another base URL (a Host header) gets its own links.
+    const other = decode(renderFeedBytes(index, all, "https://other.example"));
+    assert.equal(other, expected(index, index.feed, index.feed.length, "https://other.example"));
+  });
+
+  it("is right when the size guessed from a sample is far too small", () => {
+    // The guess samples every third item of these 200; the big ones are never sampled.
+    const files: ParsedFile[] = [];
+    for (let i = 0; i < 200; i++) {
+      const big = i % 3 === 1 && i < 30;
+      files.push(file("docs", `p${String(i).padStart(3, "0")}`, i, {
+        title: big ? "日本語😀".repeat(3000) : `page ${i}`,
+      }));
+    }
+    const index = buildIndex(files, SETTINGS, Date.UTC(2026, 0, 2));
+    assert.equal(index.feed.length, 200);
+    assert.ok(index.feed[1].title.length > 10_000, "a big item is second in the feed");
+    const base = "https://example.com";
+    const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
+    assert.equal(decode(renderFeedBytes(index, all, base)), expected(index, index.feed, 200, base));
+    const page = paginate(filterItems(index, { limit: 5, page: 1 }), { limit: 5, page: 1 });
+    assert.equal(
+      decode(renderFeedBytes(index, page, base)),
+      expected(index, page.items, 200, base),
+    );
+  });
+
+  it("an empty feed is a document with no data", () => {
+    const index = buildIndex([], SETTINGS, Date.UTC(2026, 0, 2));
+    const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
+    assert.equal(
+      renderFeed(index, all, "https://example.com"),
+      expected(index, [], 0, "https://example.com"),
+    );
+  });
+});
