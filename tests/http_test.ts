@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { compress, ENCODINGS } from "../src/http/compress.ts";
 import { LONG, md, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 const ORIGIN = "http://localhost:8000";
@@ -398,6 +399,26 @@ describe("Cache-Control", () => {
 });
 
 describe("compression", () => {
+  it("compresses a body of many input slices and output chunks back to the same bytes", async () => {
+    // 1.5 MB that compresses poorly: more than one 64 KiB slice in, more than one chunk out.
+    const body = new Uint8Array(1_500_000);
+    let seed = 7;
+    for (let i = 0; i < body.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      body[i] = i % 3 ? seed >>> 24 : 65 + (i % 26);
+    }
+    for (const coding of ENCODINGS) {
+      const packed = await compress(body, coding);
+      const back = coding === "gzip" ? gunzipSync(packed) : brotliDecompressSync(packed);
+      assert.ok(packed.length > 65536, `${coding}: ${packed.length} bytes`);
+      assert.deepEqual(new Uint8Array(back), body, coding);
+    }
+    assert.deepEqual(
+      new Uint8Array(gunzipSync(await compress(new Uint8Array(), "gzip"))),
+      new Uint8Array(),
+    );
+  });
+
   it("gzips a body over 1 KiB for Accept-Encoding: gzip, and it inflates to the identity body", async () => {
     await onSite(async (s) => {
       for (const path of ["/api/content.json", "/api/openapi.json"]) {

@@ -30,8 +30,13 @@ export function negotiate(header: string | null): string | undefined {
   return ENCODINGS.find((coding) => (accepted.get(coding) ?? accepted.get("*") ?? 0) > 0);
 }
 
+/** Input handed to the compressor at a time: the body itself is never copied whole. */
+const SLICE = 1 << 16;
+
 /**
- * Compresses bytes with a web `CompressionStream`.
+ * Compresses bytes with a web `CompressionStream`, feeding it views of the
+ * bytes (a `Blob` of them would copy the whole body first) and joining its
+ * output once.
  *
  * @example
  * ```ts
@@ -40,7 +45,28 @@ export function negotiate(header: string | null): string | undefined {
  * ```
  */
 export async function compress(bytes: Uint8Array, coding: string): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
-    .pipeThrough(new CompressionStream(coding as CompressionFormat));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const stream = new CompressionStream(coding as CompressionFormat);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.readable.getReader();
+  const reading = (async () => {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks.push(read.value);
+      size += read.value.length;
+    }
+  })();
+  const writer = stream.writable.getWriter();
+  for (let at = 0; at < bytes.length; at += SLICE) {
+    await writer.write(bytes.subarray(at, at + SLICE) as Uint8Array<ArrayBuffer>);
+  }
+  await writer.close();
+  await reading;
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
