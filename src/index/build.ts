@@ -135,6 +135,7 @@ export function buildIndex(
     for (const tag of d.fields.tags) tagCounts.set(tag.slug, (tagCounts.get(tag.slug) ?? 0) + 1);
   }
 
+  const tagObjects = new Map<string, Tag>();
   const items: Item[] = [];
   const feed: Item[] = [];
   const byPath = new Map<string, Item>();
@@ -156,7 +157,7 @@ export function buildIndex(
         sameList(old.children, d.childIds) &&
         old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0))
       ? old
-      : newItem(d, parent, tagCounts);
+      : newItem(d, parent, tagCounts, tagObjects);
     built.set(d.node.file, item);
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);
@@ -188,16 +189,28 @@ export function buildIndex(
   };
 }
 
+const NO_IDS: string[] = Object.freeze([]) as unknown as string[];
+
 /** The item last built from each parsed file, for re-use by the next build. */
 const built = new WeakMap<ParsedFile, Item>();
 
-function newItem(d: Draft, parent: string | null, tagCounts: ReadonlyMap<string, number>): Item {
+function newItem(
+  d: Draft,
+  parent: string | null,
+  tagCounts: ReadonlyMap<string, number>,
+  tagObjects: Map<string, Tag>,
+): Item {
   const f = d.fields;
-  const tags: Tag[] = f.tags.map((t) => ({
-    name: t.name,
-    slug: t.slug,
-    count: tagCounts.get(t.slug) ?? 0,
-  }));
+  // One tag object per name and slug in a build, shared by the items that carry it.
+  const tags: Tag[] = f.tags.map((t) => {
+    const key = `${t.name}\n${t.slug}`;
+    let tag = tagObjects.get(key);
+    if (!tag) {
+      tag = { name: t.name, slug: t.slug, count: tagCounts.get(t.slug) ?? 0 };
+      tagObjects.set(key, tag);
+    }
+    return tag;
+  });
   const fields = {
     id: d.id,
     checksum: d.node.file.checksum,
@@ -329,7 +342,7 @@ function pluginTree(
     list.sort(compareSiblings);
     for (const d of list) {
       sortAndSum(d.children);
-      d.childIds = d.children.map((c) => c.id);
+      d.childIds = d.children.length ? d.children.map((c) => c.id) : NO_IDS;
       if (plugin.sumsTime && d.children.length > 0 && !d.fields.timeSet) {
         d.time = d.children.reduce((sum, c) => sum + c.time, 0);
       }

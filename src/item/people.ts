@@ -7,7 +7,9 @@ export interface NameSlug {
 }
 
 /** The author of an item that names none. */
-export const ANONYMOUS: readonly NameSlug[] = [{ name: "Anonymous", slug: "anonymous" }];
+export const ANONYMOUS: readonly NameSlug[] = Object.freeze([
+  Object.freeze({ name: "Anonymous", slug: "anonymous" }),
+]);
 
 /**
  * Reads front matter `authors`: a string, a list of strings, or a list of
