@@ -171,6 +171,33 @@ describe("feed bytes", () => {
     );
   });
 
+  it("is right for feeds of every size and mix of one- to four-byte characters", () => {
+    // Small feeds sample every item, so the guess is tight and the last items land on the
+    // buffer's end: every way a character's bytes can straddle it.
+    const chars = ["a", "é", "日", "😀", " ", '"'];
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let size = 1; size <= 70; size++) {
+      const files: ParsedFile[] = [];
+      for (let i = 0; i < size; i++) {
+        let title = `t${i} `;
+        for (let k = random(400); k > 0; k--) title += chars[random(chars.length)];
+        files.push(file("docs", `p${String(i).padStart(3, "0")}`, i, { title }));
+      }
+      const index = buildIndex(files, SETTINGS, Date.UTC(2026, 0, 2));
+      const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
+      const base = "https://example.com";
+      assert.equal(
+        decode(renderFeedBytes(index, all, base)),
+        expected(index, index.feed, size, base),
+        `${size} items`,
+      );
+    }
+  });
+
   it("an empty feed is a document with no data", () => {
     const index = buildIndex([], SETTINGS, Date.UTC(2026, 0, 2));
     const all = paginate(filterItems(index, { page: 1 }), { page: 1 });

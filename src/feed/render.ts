@@ -88,6 +88,8 @@ function feedBytes(index: Index, base: string): FeedBytes {
       );
       done += read;
       at += written;
+      // Room for the characters left but not for the bytes of the next one: no progress without more.
+      if (read === 0) grow(4);
     }
   };
   const grow = (need: number) => {
