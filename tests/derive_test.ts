@@ -88,6 +88,13 @@ async function feedPaths(s: TestSite, query = ""): Promise<string[]> {
 }
 
 /** The warnings that mention a file. */
+/** Docs files with one wrong-typed front matter line each (the first entry of every value), dated and long enough. */
+function wrongTyped(files: Record<string, readonly unknown[]>): SiteFiles {
+  return Object.fromEntries(
+    Object.entries(files).map(([path, [yaml]]) => [path, md(`${yaml}\ndate: 2026-01-01`, LONG)]),
+  );
+}
+
 function warningsAbout(s: TestSite, file: string): string[] {
   return s.log.warnings().filter((w) => w.includes(file));
 }
@@ -640,11 +647,7 @@ describe("SPEC 4: front matter syntax", () => {
       "docs/w-fraction.md": ["time: 2.5", "time", /\btime\b/],
     };
     await withSite(
-      Object.fromEntries(
-        Object.entries(files).map((
-          [path, [yaml]],
-        ) => [path, md(`${yaml}\ndate: 2026-01-01`, LONG)]),
-      ),
+      wrongTyped(files),
       async (s) => {
         const items = await feedMap(s);
         assert.deepEqual(Object.keys(items).sort(), [
@@ -691,11 +694,7 @@ describe("SPEC 4: front matter syntax", () => {
       "docs/v-deprecated.md": ['deprecated: "soon"', /\bdeprecated\b/],
     };
     await withSite(
-      Object.fromEntries(
-        Object.entries(files).map((
-          [path, [yaml]],
-        ) => [path, md(`${yaml}\ndate: 2026-01-01`, LONG)]),
-      ),
+      wrongTyped(files),
       async (s) => {
         const items = await feedMap(s);
         assert.deepEqual(Object.keys(items).sort(), [

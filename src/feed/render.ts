@@ -158,18 +158,20 @@ export function renderFeedBytes(index: Index, page: Page, base: string): Uint8Ar
     if (i === undefined) throw new Error(`${item.id} is not in the feed`);
     return i;
   });
+  // An item's object ends one byte before the next one starts (at its comma, or the closing `]`).
+  const end = (i: number) => starts[i + 1] - 1;
   let size = head.length + 2 + Math.max(0, ranges.length - 1);
-  for (const i of ranges) size += starts[i + 1] - 1 - starts[i];
+  for (const i of ranges) size += end(i) - starts[i];
   const out = new Uint8Array(size);
   out.set(head);
   let at = head.length;
   ranges.forEach((i, n) => {
-    if (n > 0) out[at++] = 44;
-    out.set(bytes.subarray(starts[i], starts[i + 1] - 1), at);
-    at += starts[i + 1] - 1 - starts[i];
+    if (n > 0) out[at++] = 44; // ,
+    out.set(bytes.subarray(starts[i], end(i)), at);
+    at += end(i) - starts[i];
   });
-  out[at++] = 93;
-  out[at++] = 125;
+  out[at++] = 93; // ]
+  out[at++] = 125; // }
   return out;
 }
 

@@ -83,7 +83,7 @@ interface Draft {
   parent: Draft | undefined;
   children: Draft[];
   /** The children's ids, once they are sorted. */
-  childIds: string[];
+  childIds: readonly string[];
 }
 
 /**
@@ -189,7 +189,7 @@ export function buildIndex(
   };
 }
 
-const NO_IDS: string[] = Object.freeze([]) as unknown as string[];
+const NO_IDS: readonly string[] = Object.freeze([]);
 
 /** The item last built from each parsed file, for re-use by the next build. */
 const built = new WeakMap<ParsedFile, Item>();
@@ -211,7 +211,7 @@ function newItem(
     }
     return tag;
   });
-  const fields = {
+  return {
     id: d.id,
     checksum: d.node.file.checksum,
     type: d.plugin.type,
@@ -225,9 +225,6 @@ function newItem(
     date: f.date,
     last_update: f.lastUpdate,
     time: d.time,
-  };
-  return {
-    ...fields,
     body: d.node.file.body,
     parent,
     children: d.childIds,
