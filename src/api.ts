@@ -4,7 +4,8 @@ import { createHandler } from "./http/router.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { watchFolder } from "./source/fs.ts";
 import { createLoader } from "./source/loader.ts";
-import type { Warning } from "./source/parsed_file.ts";
+import { readBody } from "./source/read_file.ts";
+import type { IndexedFile, Warning } from "./source/parsed_file.ts";
 import { readSnapshotFile, type Snapshot, snapshotSettings } from "./snapshot.ts";
 
 /** Where log lines go; defaults to `console`. */
@@ -92,7 +93,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   let settings: IndexSettings;
   let load: (
     paths?: readonly string[],
-  ) => Promise<{ files: Snapshot["files"]; warnings: Warning[]; changed: boolean }>;
+  ) => Promise<{ files: readonly IndexedFile[]; warnings: Warning[]; changed: boolean }>;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
@@ -104,7 +105,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
     settings = indexSettings(config);
-    const loader = createLoader(config);
+    const loader = createLoader(config, { keepText: false });
     load = (paths) => loader.load(paths);
   }
   baseUrl = settings.url ?? baseUrl;
@@ -123,6 +124,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   };
   let index = await build();
   let pending: Promise<Index> | undefined;
+  const root = config?.root;
   const handler = createHandler({
     index: () => index,
     baseUrl,
@@ -130,6 +132,12 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     cacheControl: options.cacheControl ?? "public, max-age=60",
     Response: options.Response,
     logError: (message) => logger.error(message),
+    // The server's index holds no bodies (a snapshot's does): they are read
+    // again, and checked against the indexed checksum, when a request needs one.
+    readBody: root === undefined
+      ? undefined
+      : (item) => readBody(`${root}/${item.file}`, item.checksum),
+    refresh: root === undefined ? undefined : (item) => reload([`${root}/${item.file}`]),
   });
 
   // Reloads queue behind each other; the swap is one assignment, so a request

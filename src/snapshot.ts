@@ -89,8 +89,8 @@ export async function writeSnapshotFile(
   out: string,
 ): Promise<{ files: number; warnings: Warning[] }> {
   const config = await loadConfigFile(configFile);
-  const { files, warnings } = await createLoader(config).load();
-  const sorted = [...files].sort((a, b) =>
+  const { files, warnings } = await createLoader(config, { keepText: true }).load();
+  const sorted = [...files as ParsedFile[]].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );
   await writeText(out, JSON.stringify(makeSnapshot(indexSettings(config), sorted)));

@@ -12,6 +12,7 @@ import { generateSite } from "../bench/site.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/load_config.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
+import type { ParsedFile } from "../src/source/parsed_file.ts";
 
 const byFile = (a: { file: string; message: string }, b: { file: string; message: string }) =>
   `${a.file}\n${a.message}` < `${b.file}\n${b.message}` ? -1 : 1;
@@ -81,6 +82,22 @@ describe("loader", () => {
       const fromAlone = indexOf(aloneLoad.files, aloneLoad.warnings);
       assert.ok(fromAlone.warnings.length > 50, `only ${fromAlone.warnings.length} warnings`);
       assert.deepEqual(fromHelped, fromAlone);
+
+      // Without the text (what the server keeps), on either thread: only
+      // what the index needs, and the same index but for the bodies it does
+      // not hold.
+      for (const helperFrom of [Infinity, 1]) {
+        const lean = await createLoader(settings, { helperFrom, keepText: false }).load();
+        for (const file of lean.files) {
+          assert.deepEqual(Object.keys(file).sort(), ["checksum", "mtime", "path", "plugin"]);
+        }
+        const fromLean = indexOf(lean.files, lean.warnings);
+        assert.ok(fromLean.items.every((item) => item.body === undefined));
+        assert.deepEqual(
+          fromLean,
+          { ...fromAlone, items: fromAlone.items.map((item) => ({ ...item, body: undefined })) },
+        );
+      }
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -100,7 +117,7 @@ describe("loader", () => {
       const after = await loader.load();
       assert.equal(after.changed, true);
       assert.equal(after.read, 1);
-      const file = after.files.find((f) => `blog/${f.path}` === edited)!;
+      const file = after.files.find((f) => `blog/${f.path}` === edited) as ParsedFile;
       assert.equal(file.attrs.title, "Edited");
       assert.equal(file.body, "A new body.");
     } finally {

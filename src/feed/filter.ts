@@ -1,28 +1,16 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import type { Filters } from "./query.ts";
-import { fold } from "../slugify.ts";
-
-/**
- * Folded title, description and body, made on an item's first search and
- * kept: folding every body at start-up doubled the memory a body costs and
- * was a quarter of the build time, for a filter many deployments never use.
- */
-const folded = new WeakMap<Item, string>();
-
-function searchText(item: Item): string {
-  let text = folded.get(item);
-  if (text === undefined) {
-    text = fold(`${item.title}\n${item.description}\n${item.body}`);
-    folded.set(item, text);
-  }
-  return text;
-}
+import { type Contains, heldTexts } from "./search_text.ts";
 
 /**
  * The feed items that match the filters, in feed order, before paging
  * (SPEC 6.1). Starts from the shortest precomputed candidate list, then
  * checks the remaining conditions. Pure.
+ *
+ * @param contains how `search` looks into an item's text: by default the
+ *   item's own body (an index built from parsed files); a server's index
+ *   holds no bodies, and passes what `createSearchTexts` made
  *
  * @example
  * ```ts
@@ -30,7 +18,11 @@ function searchText(item: Item): string {
  * const matches = filterItems(index, { type: "docs", page: 1 });
  * ```
  */
-export function filterItems(index: Index, filters: Filters): readonly Item[] {
+export function filterItems(
+  index: Index,
+  filters: Filters,
+  contains: Contains = heldTexts,
+): readonly Item[] {
   if (filters.indexable === false) return [];
   let candidates: readonly Item[] = index.feed;
   const lists = index.lists;
@@ -58,8 +50,7 @@ export function filterItems(index: Index, filters: Filters): readonly Item[] {
   if (searchable !== undefined) checks.push((item) => item.searchable === searchable);
   if (search !== undefined) {
     checks.push((item) => {
-      const text = searchText(item);
-      return search.every((term) => text.includes(term));
+      return search.every((term) => contains(item, term));
     });
   }
   if (checks.length === 0) return candidates;

@@ -1,8 +1,10 @@
 import { Router } from "itty-router";
 import { filterItems, paginate } from "../feed/filter.ts";
+import { type Contains, createSearchTexts, type ReadBody } from "../feed/search_text.ts";
 import { parseQuery } from "../feed/query.ts";
 import { pageLinks, renderFeedBytes, renderItem, renderSitemap } from "../feed/render.ts";
 import type { Index } from "../index/build.ts";
+import type { Item } from "../index/item.ts";
 import { openApiDocument } from "./openapi.ts";
 import {
   answerNow,
@@ -22,6 +24,14 @@ export interface HandlerOptions extends HttpSettings {
   readonly baseUrl: string | undefined;
   /** Where the detail of a 500 goes. */
   readonly logError: (message: string) => void;
+  /**
+   * Reads the body of an item that does not hold it (an index from the
+   * server's loader); `undefined` when its file changed since the index was
+   * built. Without it, every item must hold its body.
+   */
+  readonly readBody?: ReadBody;
+  /** Brings the index up to date with an item's file, once `readBody` found it changed. */
+  readonly refresh?: (item: Item) => Promise<unknown>;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -37,6 +47,8 @@ interface Made {
 }
 
 interface Routed {
+  /** Whether this is the second try, after the index caught up with a changed file. */
+  retried: boolean;
   method: string;
   url: string;
   request: Request;
@@ -67,6 +79,16 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
   // skips routing, parsing and every await.
   const byUrl = new WeakMap<Index, Map<string, Representation>>();
 
+  const textsOf = options.readBody
+    ? createSearchTexts(options.readBody, (item) => void refresh(item))
+    : undefined;
+  const refresh = (item: Item) =>
+    options.refresh?.(item).catch((error) =>
+      options.logError(`re-indexing ${item.file} failed: ${error}`)
+    );
+  const isCached = (r: Routed, key: string) =>
+    caches.get(r.index)?.has(`${r.base}\n${key}`) ?? false;
+
   const cached = (r: Routed, key: string, make: () => Made): Promise<Representation> => {
     let cache = caches.get(r.index);
     if (!cache) caches.set(r.index, cache = new Map());
@@ -96,15 +118,19 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     sendProblem(r.request, status, detail, options, extra);
   const notFound = (r: Routed) => problem(r, 404, `nothing at ${new URL(r.request.url).pathname}`);
 
-  const feed = (r: Routed) => {
+  const feed = async (r: Routed) => {
     if (!r.index.settings.api) return notFound(r);
     const params = new URL(r.url).searchParams;
     const parsed = parseQuery(params, r.index);
     if (parsed.problem) return problem(r, 400, parsed.problem.detail);
+    const key = `feed?${params}`;
+    // The first search of an index reads the bodies it does not hold (SPEC 6.1 searches them).
+    let contains: Contains | undefined;
+    if (parsed.filters.search && textsOf && !isCached(r, key)) contains = await textsOf(r.index);
     return send(
       r,
-      cached(r, `feed?${params}`, () => {
-        const page = paginate(filterItems(r.index, parsed.filters), parsed.filters);
+      cached(r, key, () => {
+        const page = paginate(filterItems(r.index, parsed.filters, contains), parsed.filters);
         const link = pageLinks(`${r.base}/api/content.json`, params, page);
         return {
           type: JSON_TYPE,
@@ -129,7 +155,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
         body: JSON.stringify(openApiDocument(r.index, r.base)),
       })),
     );
-  const item = (r: Routed) => {
+  const item = async (r: Routed) => {
     let key: string;
     try {
       key = `${decodeURIComponent(r.params.type)}/${decodeURIComponent(r.params.uri)}`;
@@ -138,13 +164,23 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     }
     const found = r.index.byPath.get(key);
     if (!found) return notFound(r);
+    let body = found.body;
+    if (body === undefined && options.readBody && !isCached(r, `item:${key}`)) {
+      body = await options.readBody(found);
+      if (body === undefined) {
+        // The file changed (or went away) since this index was built: catch
+        // up with it and answer from the new index, never one version's
+        // body under another version's fields.
+        await refresh(found);
+        if (!r.retried && options.index() !== r.index) return handle(r.request, true);
+        return problem(r, 503, `${found.file} changed while it was read; try again`, {
+          "Retry-After": "1",
+        });
+      }
+    }
     return send(
       r,
-      cached(
-        r,
-        `item:${key}`,
-        () => ({ type: JSON_TYPE, body: renderItem(found, r.base) }),
-      ),
+      cached(r, `item:${key}`, () => ({ type: JSON_TYPE, body: renderItem(found, r.base, body) })),
     );
   };
 
@@ -167,7 +203,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     return problem(r, 405, `${r.method} is not allowed; use GET or HEAD`, { Allow: "GET, HEAD" });
   });
 
-  return async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, retried: boolean): Promise<Response> => {
     const index = options.index();
     const method = request.method;
     const hit = method === "GET" || method === "HEAD"
@@ -189,6 +225,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       }
     }
     const routed: Routed = {
+      retried,
       method: request.method,
       url,
       request,
@@ -210,6 +247,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       );
     }
   };
+  return (request) => handle(request, false);
 }
 
 function escape(text: string): string {

@@ -2,7 +2,7 @@ import type { ContentConfig } from "../config.ts";
 import { formatTimestamp } from "../dates.ts";
 import type { FileFields } from "../item/derive.ts";
 import { categoryAt, type PluginDeclaration, PLUGINS } from "../plugins.ts";
-import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import type { IndexedFile, ParsedFile, Warning } from "../source/parsed_file.ts";
 import { derivedFields } from "../item/derived.ts";
 import type { Item, Tag } from "./item.ts";
 import { compareText, placeFiles, type TreeNode } from "./tree.ts";
@@ -88,7 +88,9 @@ interface Draft {
 
 /**
  * Builds an {@link Index} from parsed files (SPEC 3–5). Pure: the files come
- * from disk or from a snapshot, the clock comes in as `builtAt`.
+ * from disk or from a snapshot, the clock comes in as `builtAt`. A file
+ * without its text (an {@link IndexedFile} from the server's loader) must have
+ * had its fields derived when it was read; its item has no `body`.
  *
  * @param warnings collects what is wrong with files and folders (the caller logs them)
  *
@@ -102,12 +104,12 @@ interface Draft {
  * ```
  */
 export function buildIndex(
-  files: readonly ParsedFile[],
+  files: readonly IndexedFile[],
   settings: IndexSettings,
   builtAt: number,
   warnings: Warning[] = [],
 ): Index {
-  const byPlugin = new Map<string, ParsedFile[]>();
+  const byPlugin = new Map<string, IndexedFile[]>();
   for (const file of files) {
     const list = byPlugin.get(file.plugin);
     if (list) list.push(file);
@@ -192,7 +194,7 @@ export function buildIndex(
 const NO_IDS: readonly string[] = Object.freeze([]);
 
 /** The item last built from each parsed file, for re-use by the next build. */
-const built = new WeakMap<ParsedFile, Item>();
+const built = new WeakMap<IndexedFile, Item>();
 
 function newItem(
   d: Draft,
@@ -225,7 +227,7 @@ function newItem(
     date: f.date,
     last_update: f.lastUpdate,
     time: d.time,
-    body: d.node.file.body,
+    body: "body" in d.node.file ? (d.node.file as ParsedFile).body : undefined,
     parent,
     children: d.childIds,
     indexable: f.indexable,
@@ -251,8 +253,8 @@ function add(map: Map<string, Item[]>, key: string, item: Item) {
 }
 
 /** The forest last built from each plugin's files, keyed by its first file. */
-const trees = new WeakMap<ParsedFile, {
-  files: readonly ParsedFile[];
+const trees = new WeakMap<IndexedFile, {
+  files: readonly IndexedFile[];
   plugin: PluginDeclaration;
   prefix: string;
   roots: Draft[];
@@ -265,7 +267,7 @@ const trees = new WeakMap<ParsedFile, {
  * one plugin's tree, not all five.
  */
 function reusedTree(
-  files: readonly ParsedFile[],
+  files: readonly IndexedFile[],
   plugin: PluginDeclaration,
   prefix: string,
   warnings: Warning[],
@@ -288,7 +290,7 @@ function reusedTree(
 
 /** One plugin's served items as a forest, siblings ordered (SPEC 3, 5). */
 function pluginTree(
-  files: readonly ParsedFile[],
+  files: readonly IndexedFile[],
   plugin: PluginDeclaration,
   prefix: string,
   warnings: Warning[],
@@ -318,7 +320,7 @@ function pluginTree(
     const draft: Draft = {
       id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
       file: `${prefix}/${node.file.path}`,
-      eligible: node.file.body !== "" && fields.indexable,
+      eligible: fields.hasBody && fields.indexable,
       node,
       fields,
       plugin,

@@ -25,7 +25,12 @@ export interface Item {
   readonly date: string;
   readonly last_update: string;
   readonly time: number;
-  readonly body: string;
+  /**
+   * The Markdown body when the index was built from files that kept it (a
+   * snapshot, `buildIndex` on parsed files); `undefined` when the server's
+   * loader let it go, and the item route reads it again from `file`.
+   */
+  readonly body: string | undefined;
   /** The parent's `id`, or `null`. */
   readonly parent: string | null;
   /** The `id`s of the children served by the item route. */

@@ -2,11 +2,11 @@ import type { ContentPluginConfig } from "../config.ts";
 import { globMatcher } from "../glob.ts";
 import { stem } from "../path.ts";
 import type { PluginDeclaration } from "../plugins.ts";
-import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import type { IndexedFile, Warning } from "../source/parsed_file.ts";
 
 /** A file placed in its plugin's hierarchy. */
 export interface TreeNode {
-  readonly file: ParsedFile;
+  readonly file: IndexedFile;
   /** Path without extension, relative to the plugin folder: the key children hang from. */
   readonly key: string;
   /** 1 for top-level files. */
@@ -71,13 +71,13 @@ export function fileSelector(
  * ```
  */
 export function placeFiles(
-  files: readonly ParsedFile[],
+  files: readonly IndexedFile[],
   plugin: PluginDeclaration,
   prefix: string,
   warnings: Warning[],
 ): TreeNode[] {
   const sorted = [...files].sort((a, b) => compareText(a.path, b.path));
-  const byKey = new Map<string, ParsedFile>();
+  const byKey = new Map<string, IndexedFile>();
   for (const file of sorted) {
     const slash = file.path.lastIndexOf("/");
     const key = file.path.slice(0, slash + 1) + stem(file.path.slice(slash + 1));

@@ -35,6 +35,8 @@ export interface FileFields {
   readonly searchable: boolean;
   /** `sidebar_position` (or `order`), when a finite number. */
   readonly position: number | undefined;
+  /** Whether the body is not empty (an empty one keeps the item out of the feed, SPEC 5). */
+  readonly hasBody: boolean;
 }
 
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
@@ -183,6 +185,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     indexable,
     searchable,
     position,
+    hasBody: file.body !== "",
   };
 }
 

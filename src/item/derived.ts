@@ -1,6 +1,6 @@
 import { deriveFields, type FileFields } from "./derive.ts";
 import type { NameSlug } from "./people.ts";
-import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import type { IndexedFile, ParsedFile, Warning } from "../source/parsed_file.ts";
 
 /** What deriving a file gave: its fields and the warnings about its front matter. */
 export interface Derived {
@@ -12,7 +12,7 @@ export interface Derived {
  * Derived fields per parsed file object: a reload re-derives only the files
  * it re-read, and a file the start-up helper derived is not derived again.
  */
-const memo = new WeakMap<ParsedFile, Derived & { readonly shown: string }>();
+const memo = new WeakMap<IndexedFile, Derived & { readonly shown: string }>();
 
 /**
  * Derives a file's fields (SPEC 4) once per parsed file and `shown` path,
@@ -27,11 +27,14 @@ const memo = new WeakMap<ParsedFile, Derived & { readonly shown: string }>();
  * derivedFields(file, "docs/intro.md", warnings).slug; // "intro"
  * ```
  */
-export function derivedFields(file: ParsedFile, shown: string, warnings: Warning[]): FileFields {
+export function derivedFields(file: IndexedFile, shown: string, warnings: Warning[]): FileFields {
   let entry = memo.get(file);
   if (!entry || entry.shown !== shown) {
+    if (!("attrs" in file)) {
+      throw new Error(`${shown}: the file's text was let go before its fields were derived`);
+    }
     const own: Warning[] = [];
-    entry = kept({ shown, fields: deriveFields(file, shown, own), warnings: own });
+    entry = kept({ shown, fields: deriveFields(file as ParsedFile, shown, own), warnings: own });
     memo.set(file, entry);
   }
   warnings.push(...entry.warnings);
@@ -49,10 +52,36 @@ export function derivedFields(file: ParsedFile, shown: string, warnings: Warning
  * ```
  */
 export function rememberDerived(
-  file: ParsedFile,
+  file: IndexedFile,
   derived: Derived & { readonly shown: string },
 ): void {
   memo.set(file, kept(derived));
+}
+
+/**
+ * A parsed file without its text (front matter and body), with its fields
+ * derived and remembered: what a server's loader keeps, so the index does
+ * not hold the text of every file (a body is read again when a request
+ * needs it). `derived` is given when the fields were derived elsewhere (the
+ * start-up helper).
+ *
+ * @example
+ * ```ts
+ * import { textless } from "./derived.ts";
+ * const kept = textless(file, "docs/intro.md");
+ * "body" in kept; // false
+ * ```
+ */
+export function textless(
+  file: ParsedFile,
+  shown: string,
+  derived?: Derived,
+): IndexedFile {
+  const own: Warning[] = [];
+  const made = derived ?? { fields: deriveFields(file, shown, own), warnings: own };
+  const lean = { plugin: file.plugin, path: file.path, checksum: file.checksum, mtime: file.mtime };
+  memo.set(lean, kept({ shown, fields: made.fields, warnings: made.warnings }));
+  return lean;
 }
 
 const NO_WARNINGS: readonly Warning[] = Object.freeze([]);

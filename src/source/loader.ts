@@ -3,14 +3,15 @@ import { fileSelector } from "../index/tree.ts";
 import { PLUGINS } from "../plugins.ts";
 import { entryInfo, type FoundFile, listFiles, type Stamp, stampAll } from "./fs.ts";
 import { isWarning } from "./parse.ts";
-import type { ParsedFile, Warning } from "./parsed_file.ts";
+import type { IndexedFile, Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import type { HelperBatch, HelperReply } from "./read_worker.ts";
-import { rememberDerived } from "../item/derived.ts";
+import { rememberDerived, textless } from "../item/derived.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
 export interface Loaded {
-  readonly files: ParsedFile[];
+  /** Parsed files, or with `keepText: false` the files without their text (fields derived). */
+  readonly files: IndexedFile[];
   readonly warnings: Warning[];
   /** How many files were read (not reused from the previous load). */
   readonly read: number;
@@ -38,6 +39,14 @@ export interface LoaderOptions {
    * not Node, which reads on the main thread). Default 1,000.
    */
   readonly helperFrom?: number;
+  /**
+   * Keep each file's front matter and body (`true`, a `ParsedFile`),
+   * or derive the file's fields as it is read and keep only what the index
+   * needs (`false`, an {@link IndexedFile}): the text of every file is most
+   * of what an index would hold, and a server reads a body again when a
+   * request needs it. Default `true`.
+   */
+  readonly keepText?: boolean;
 }
 
 /** Files a message to the helper carries: large enough that messaging is a small share. */
@@ -57,6 +66,7 @@ const BATCH = 128;
  */
 export function createLoader(config: ContentConfig, options: LoaderOptions = {}): ContentLoader {
   const helperFrom = options.helperFrom ?? 1000;
+  const keepText = options.keepText ?? true;
   let cache = new Map<string, Entry>();
   let listingWarnings: Warning[] = [];
   const selectors = config.plugins.map((plugin) => ({
@@ -75,7 +85,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
     cache = next;
     listingWarnings = listing;
     const warnings = [...listing];
-    const files: ParsedFile[] = [];
+    const files: IndexedFile[] = [];
     for (const { result } of next.values()) {
       if (isWarning(result)) warnings.push(result);
       else files.push(result);
@@ -107,7 +117,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
         else todo.push(job(file, plugin.name, shown(file.path)));
       }
     }
-    const helped = await readAll(todo, next, todo.length >= helperFrom, first);
+    const helped = await readAll(todo, next, todo.length >= helperFrom, first, keepText);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
@@ -140,13 +150,14 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
         const found = { path, abs, mtime: info.mtime, size: info.size };
         todo.push(job(found, owner.plugin.name, `${owner.plugin.path}/${path}`));
       }
-      const helped = await readAll(todo, next, todo.length >= helperFrom, false);
+      const helped = await readAll(todo, next, todo.length >= helperFrom, false, keepText);
       return finish(next, listingWarnings, todo.length, helped, todo.length > 0 || removed);
     },
   };
 }
 
-type Entry = ReadResult;
+/** A read file as the loader keeps it: with its text, or without (`keepText: false`). */
+type Entry = Omit<ReadResult, "result"> & { readonly result: IndexedFile | Warning };
 
 const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
   abs: found.abs,
@@ -171,14 +182,21 @@ async function readAll(
   next: Map<string, Entry>,
   helped: boolean,
   blocking: boolean,
+  keepText: boolean,
 ): Promise<number> {
   let cursor = 0;
-  const store = (result: ReadResult) => next.set(result.abs, result);
+  const store = (entry: Entry) => next.set(entry.abs, entry);
+  const read = (result: ReadResult, job: ReadJob) =>
+    store(
+      keepText || isWarning(result.result)
+        ? result
+        : { ...result, result: textless(result.result, job.shown) },
+    );
   const take = (count: number) => todo.slice(cursor, cursor += count);
   const one = () => cursor < todo.length ? todo[cursor++] : undefined;
   const [, byHelper] = await Promise.all([
-    readContentFiles(one, store, blocking),
-    helped ? helper(take, store) : 0,
+    readContentFiles(one, read, blocking),
+    helped ? helper(take, store, read, keepText) : 0,
   ]);
   return byHelper;
 }
@@ -192,7 +210,9 @@ async function readAll(
  */
 function helper(
   take: (count: number) => readonly ReadJob[],
-  store: (result: ReadResult) => void,
+  store: (entry: Entry) => void,
+  readHere: (result: ReadResult, job: ReadJob) => void,
+  keepText: boolean,
 ): Promise<number> {
   let worker: Worker;
   try {
@@ -208,7 +228,7 @@ function helper(
       const jobs = take(BATCH);
       if (jobs.length === 0) return;
       pending.set(++id, jobs);
-      worker.postMessage({ id, jobs } satisfies HelperBatch);
+      worker.postMessage({ id, jobs, keepText } satisfies HelperBatch);
     };
     const end = () => {
       worker.terminate();
@@ -217,7 +237,7 @@ function helper(
     worker.onmessage = ({ data }: MessageEvent<HelperReply>) => {
       pending.delete(data.id);
       for (const { derived, ...result } of data.results) {
-        if (derived) rememberDerived(result.result as ParsedFile, derived);
+        if (derived) rememberDerived(result.result as IndexedFile, derived);
         store(result);
       }
       read += data.results.length;
@@ -230,7 +250,7 @@ function helper(
       const left = [...pending.values()].flat();
       pending.clear();
       let i = 0;
-      readContentFiles(() => left[i++], store).then(() => resolve(read));
+      readContentFiles(() => left[i++], readHere).then(() => resolve(read));
     };
     send();
     send();

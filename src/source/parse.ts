@@ -1,6 +1,6 @@
 import { extract, FrontMatterError } from "../front_matter.ts";
 import { countWordsUtf8 } from "../item/reading_time.ts";
-import type { ParsedFile, Warning } from "./parsed_file.ts";
+import type { IndexedFile, ParsedFile, Warning } from "./parsed_file.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -59,6 +59,29 @@ export function parseFile(
 }
 
 /**
+ * The body of a file's raw bytes, exactly as {@link parseFile} gives it (the
+ * text after the front matter, trimmed), without parsing the front matter
+ * when the bytes show where it ends; `undefined` when the bytes are not
+ * UTF-8 or not a content file.
+ *
+ * @example
+ * ```ts
+ * import { parseBody } from "./parse.ts";
+ * parseBody(new TextEncoder().encode("---\ntitle: Hi\n---\nHello\n")); // "Hello"
+ * ```
+ */
+export function parseBody(bytes: Uint8Array): string | undefined {
+  const split = headLength(bytes);
+  try {
+    return split === -1
+      ? extract(decoder.decode(bytes)).body.trim()
+      : decoder.decode(bytes.subarray(split)).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The length in bytes of the opening `---` line, the front matter and its
  * closing `---` line (with its newline), found without decoding; -1 when the
  * file does not open with a `---` line, has no closing line, or holds a
@@ -100,6 +123,6 @@ function headLength(bytes: Uint8Array): number {
  * isWarning({ file: "a.md", message: "bad" }); // true
  * ```
  */
-export function isWarning(value: ParsedFile | Warning): value is Warning {
+export function isWarning(value: IndexedFile | Warning): value is Warning {
   return "message" in value && !("checksum" in value);
 }

@@ -1,8 +1,11 @@
 /**
- * One content file after reading and front-matter parsing: everything the
- * index needs, and exactly what an edge snapshot stores per file (plain JSON).
+ * What the index needs of a content file once the file's own fields are
+ * derived: where it is and what its bytes were. A server's loader keeps only
+ * this (its front matter and body are let go after deriving, and a body is
+ * read again when a request needs it), so the index does not hold the text
+ * of every file.
  */
-export interface ParsedFile {
+export interface IndexedFile {
   /** Name of the content plugin that owns the file. */
   readonly plugin: string;
   /** Path relative to the plugin's folder, `/`-separated. */
@@ -11,6 +14,13 @@ export interface ParsedFile {
   readonly checksum: string;
   /** Modification time, epoch milliseconds. */
   readonly mtime: number;
+}
+
+/**
+ * One content file after reading and front-matter parsing: everything the
+ * index needs, and exactly what an edge snapshot stores per file (plain JSON).
+ */
+export interface ParsedFile extends IndexedFile {
   /** Front matter (an empty map when the file has none). */
   readonly attrs: Readonly<Record<string, unknown>>;
   /** The body after the front matter, trimmed. */

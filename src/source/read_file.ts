@@ -1,6 +1,6 @@
 import { readBytes, readBytesSync, stampOf } from "./fs.ts";
 import { sha256Hex } from "./hash.ts";
-import { parseFile } from "./parse.ts";
+import { parseBody, parseFile } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 
 /** One content file to read: where it is and what the loader knows of it. */
@@ -62,6 +62,28 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     const result = { file: job.shown, message: `cannot be read (${code}); left out` };
     return { abs, result, mtime: NaN, size };
   }
+}
+
+/**
+ * A content file's body, read again for a request (the server's index does
+ * not hold bodies): `undefined` when the file is gone or its bytes are no
+ * longer the ones the index was built from (another SHA-256), so a caller
+ * never pairs one version's body with another version's fields.
+ *
+ * @example
+ * ```ts
+ * import { readBody } from "./read_file.ts";
+ * const body = await readBody("/site/content/docs/intro.md", item.checksum);
+ * ```
+ */
+export async function readBody(abs: string, checksum: string): Promise<string | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBytes(abs);
+  } catch {
+    return undefined;
+  }
+  return await sha256Hex(bytes) === checksum ? parseBody(bytes) : undefined;
 }
 
 /** Files in flight at once: enough to keep the reads busy, few enough to bound the memory. */

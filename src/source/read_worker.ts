@@ -5,17 +5,22 @@
 import type { Derived } from "../item/derived.ts";
 import { deriveFields } from "../item/derive.ts";
 import { isWarning } from "./parse.ts";
-import type { Warning } from "./parsed_file.ts";
+import type { IndexedFile, Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 
 /** A batch of jobs, as the loader posts it. */
 export interface HelperBatch {
   readonly id: number;
   readonly jobs: readonly ReadJob[];
+  /** Whether to send each file's text back (else only what the index needs, and its fields). */
+  readonly keepText: boolean;
 }
 
 /** One file's result from the helper: with a parsed file, its derived fields too. */
-export type HelperResult = ReadResult & { readonly derived?: Derived & { readonly shown: string } };
+export type HelperResult = Omit<ReadResult, "result"> & {
+  readonly result: IndexedFile | Warning;
+  readonly derived?: Derived & { readonly shown: string };
+};
 
 /** A batch's results, as the helper posts them back. */
 export interface HelperReply {
@@ -29,7 +34,7 @@ interface WorkerScope {
 }
 
 const scope = globalThis as unknown as WorkerScope;
-scope.onmessage = async ({ data: { id, jobs } }) => {
+scope.onmessage = async ({ data: { id, jobs, keepText } }) => {
   const results: HelperResult[] = [];
   let i = 0;
   // Blocking reads: this thread does nothing else.
@@ -37,7 +42,10 @@ scope.onmessage = async ({ data: { id, jobs } }) => {
     if (isWarning(read.result)) return void results.push(read);
     const warnings: Warning[] = [];
     const fields = deriveFields(read.result, shown, warnings);
-    results.push({ ...read, derived: { shown, fields, warnings } });
+    // Without the text, a reply is a tenth of the bytes to copy between threads.
+    const { plugin, path, checksum, mtime } = read.result;
+    const result = keepText ? read.result : { plugin, path, checksum, mtime };
+    results.push({ ...read, result, derived: { shown, fields, warnings } });
   }, true);
   scope.postMessage({ id, results });
 };
