@@ -31,29 +31,26 @@ export function slugify(text: string): string {
  * ```
  */
 export function fold(text: string): string {
-  // Character by character with a cache: a Unicode property regex over whole
-  // bodies was most of the index build's time. Per-character folding is the
-  // same as folding the whole string but for context-dependent lowercasing
-  // (a final Greek sigma), and queries are folded the same way.
-  let out = "";
-  let start = 0;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 128) continue;
-    const end = code >= 0xd800 && code <= 0xdbff && i + 1 < length ? i + 2 : i + 1;
-    const char = text.slice(i, end);
-    let folded = folds.get(char);
-    if (folded === undefined) {
-      folded = char.normalize("NFKD").replace(MARKS, "").toLowerCase();
-      if (folds.size < 65536) folds.set(char, folded);
-    }
-    out += text.slice(start, i).toLowerCase() + folded;
-    start = end;
-    i = end - 1;
-  }
-  return start === 0 ? text.toLowerCase() : out + text.slice(start).toLowerCase();
+  // Each non-ASCII character on its own, through a cache, and one lowercasing
+  // of the whole: a Unicode property regex over whole bodies was most of the
+  // index build's time, and appending character by character left a tree of
+  // strings that the first search had to flatten (twice the time of this).
+  // Per-character folding is the same as folding the whole string but for
+  // context-dependent lowercasing (a final Greek sigma), and queries are
+  // folded the same way.
+  return text.replace(NON_ASCII, foldChar).toLowerCase();
 }
 
+/** One code point (or a lone surrogate) outside ASCII. */
+const NON_ASCII = /[^\x00-\x7f]/gu;
 const MARKS = /\p{M}+/gu;
 const folds = new Map<string, string>();
+
+function foldChar(char: string): string {
+  let folded = folds.get(char);
+  if (folded === undefined) {
+    folded = char.normalize("NFKD").replace(MARKS, "").toLowerCase();
+    if (folds.size < 65536) folds.set(char, folded);
+  }
+  return folded;
+}

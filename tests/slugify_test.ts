@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { fold, slugify } from "../src/slugify.ts";
+import { mulberry32 } from "../bench/site.ts";
 
 describe("slugify (SPEC 4)", () => {
   it("gives the SPEC's two examples", () => {
@@ -78,6 +79,62 @@ describe("fold", () => {
   it("keeps letters that have no decomposition", () => {
     assert.equal(fold("日本語"), "日本語");
     assert.equal(fold("Привет"), "привет");
+  });
+
+  it("folds every code point on its own: NFKD, marks removed, lowercase", () => {
+    // The definition, one code point at a time (and a lone surrogate as itself).
+    const reference = (text: string) =>
+      [...text].map((c) => c.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()).join("");
+    const pool = [
+      "a",
+      "Z",
+      " ",
+      "\n",
+      "-",
+      "é",
+      "É",
+      "e\u0301",
+      "\u0301",
+      "ß",
+      "ẞ",
+      "İ",
+      "ı",
+      "Σ",
+      "σ",
+      "ς",
+      "ﬁ",
+      "Ａ",
+      "¨",
+      "´",
+      "\u00a0",
+      "①",
+      "½",
+      "Ǆ",
+      "ǅ",
+      "日",
+      "한",
+      "Ω",
+      "Å",
+      "😀",
+      "𝒜",
+      "\ud800",
+      "\udc00",
+      "Ⅻ",
+      "ǰ",
+      "\u0130",
+      "Ö",
+      "ø",
+      "Ł",
+      "ŉ",
+    ];
+    const random = mulberry32(5);
+    for (let i = 0; i < 5000; i++) {
+      let text = "";
+      for (let n = Math.floor(random() * 12); n > 0; n--) {
+        text += pool[Math.floor(random() * pool.length)];
+      }
+      assert.equal(fold(text), reference(text), JSON.stringify(text));
+    }
   });
 
   it("folds composed and decomposed spellings to the same text", () => {
