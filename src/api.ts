@@ -93,6 +93,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   let settings: IndexSettings;
   let load: (
     paths?: readonly string[],
+    reread?: boolean,
   ) => Promise<{ files: readonly IndexedFile[]; warnings: Warning[]; changed: boolean }>;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
@@ -106,13 +107,13 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       : await loadConfigFile(options.config ?? "content/services.yaml");
     settings = indexSettings(config);
     const loader = createLoader(config, { keepText: false });
-    load = (paths) => loader.load(paths);
+    load = (paths, reread) => loader.load(paths, reread);
   }
   baseUrl = settings.url ?? baseUrl;
 
   let logged = new Set<string>();
-  const build = async (previous?: Index, paths?: readonly string[]) => {
-    const { files, warnings, changed } = await load(paths);
+  const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
+    const { files, warnings, changed } = await load(paths, reread);
     // Unchanged content keeps its index, so `generated` and every ETag stay put.
     if (previous && !changed) return previous;
     const next = buildIndex(files, settings, now(), warnings);
@@ -137,13 +138,14 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     readBody: root === undefined
       ? undefined
       : (item) => readBody(`${root}/${item.file}`, item.checksum),
-    refresh: root === undefined ? undefined : (item) => reload([`${root}/${item.file}`]),
+    // Re-read even if its size and mtime are the same: its bytes are not.
+    refresh: root === undefined ? undefined : (item) => reload([`${root}/${item.file}`], true),
   });
 
   // Reloads queue behind each other; the swap is one assignment, so a request
   // sees the old index or the new one, never a half-built one.
-  function reload(paths?: readonly string[]): Promise<Index> {
-    const run = () => build(index, paths).then((next) => (index = next));
+  function reload(paths?: readonly string[], reread = false): Promise<Index> {
+    const run = () => build(index, paths, reread).then((next) => (index = next));
     pending = (pending ?? Promise.resolve(index)).then(run, run);
     return pending;
   }

@@ -5,7 +5,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { filterItems } from "../src/feed/filter.ts";
 import { renderItem } from "../src/feed/render.ts";
@@ -47,6 +47,21 @@ describe("bodies read from the files", () => {
       const feed = await s.json("/api/content.json");
       const guide = feed.body.data.find((i: { uri: string }) => i.uri === "guide");
       assert.equal(guide.checksum, sha256(changed));
+    });
+  });
+
+  it("a file rewritten with the same size and modification time is still caught up with", async () => {
+    await withSite(FILES, {}, async (s) => {
+      const abs = join(s.root, "docs/guide.md");
+      const { atime, mtime } = await stat(abs);
+      const changed = FILES["docs/guide.md"].replace("apple", "grape");
+      assert.equal(changed.length, FILES["docs/guide.md"].length);
+      await writeFile(abs, changed);
+      await utimes(abs, atime, mtime);
+      const { status, body } = await s.json("/docs/guide.json");
+      assert.equal(status, 200);
+      assert.equal(body.body, `${LONG} grape`);
+      assert.equal(body.checksum, sha256(changed));
     });
   });
 

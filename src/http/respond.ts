@@ -204,6 +204,7 @@ function codingFor(request: Request, rep: Representation): string {
 function notModified(request: Request, rep: Representation): boolean {
   const match = request.headers.get("If-None-Match");
   if (match !== null) {
+    if (rep.etags.has(match)) return true; // the usual case: the ETag sent back as it came
     // Weak comparison (RFC 9110 13.1.2): any encoding of the same content matches.
     return match.split(",").some((tag) => {
       const t = tag.trim().replace(/^W\//, "");

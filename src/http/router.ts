@@ -39,6 +39,8 @@ const XML_TYPE = "application/xml; charset=utf-8";
 /** Longer request URLs are answered 414. */
 export const MAX_URL = 8192;
 const CACHE_ENTRIES = 256;
+/** How often one request follows a file that keeps changing under it before it answers 503. */
+const RETRIES = 3;
 
 interface Made {
   type: string;
@@ -47,8 +49,8 @@ interface Made {
 }
 
 interface Routed {
-  /** Whether this is the second try, after the index caught up with a changed file. */
-  retried: boolean;
+  /** Earlier tries of this request, each ended by the index catching up with a changed file. */
+  tries: number;
   method: string;
   url: string;
   request: Request;
@@ -172,7 +174,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
         // up with it and answer from the new index, never one version's
         // body under another version's fields.
         await refresh(found);
-        if (!r.retried && options.index() !== r.index) return handle(r.request, true);
+        if (r.tries < RETRIES && options.index() !== r.index) return handle(r.request, r.tries + 1);
         return problem(r, 503, `${found.file} changed while it was read; try again`, {
           "Retry-After": "1",
         });
@@ -203,7 +205,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     return problem(r, 405, `${r.method} is not allowed; use GET or HEAD`, { Allow: "GET, HEAD" });
   });
 
-  const handle = async (request: Request, retried: boolean): Promise<Response> => {
+  const handle = async (request: Request, tries: number): Promise<Response> => {
     const index = options.index();
     const method = request.method;
     const hit = method === "GET" || method === "HEAD"
@@ -225,7 +227,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       }
     }
     const routed: Routed = {
-      retried,
+      tries,
       method: request.method,
       url,
       request,
@@ -247,7 +249,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       );
     }
   };
-  return (request) => handle(request, false);
+  return (request) => handle(request, 0);
 }
 
 function escape(text: string): string {

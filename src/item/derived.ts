@@ -62,8 +62,7 @@ export function rememberDerived(
  * A parsed file without its text (front matter and body), with its fields
  * derived and remembered: what a server's loader keeps, so the index does
  * not hold the text of every file (a body is read again when a request
- * needs it). `derived` is given when the fields were derived elsewhere (the
- * start-up helper).
+ * needs it).
  *
  * @example
  * ```ts
@@ -72,15 +71,11 @@ export function rememberDerived(
  * "body" in kept; // false
  * ```
  */
-export function textless(
-  file: ParsedFile,
-  shown: string,
-  derived?: Derived,
-): IndexedFile {
-  const own: Warning[] = [];
-  const made = derived ?? { fields: deriveFields(file, shown, own), warnings: own };
+export function textless(file: ParsedFile, shown: string): IndexedFile {
+  const warnings: Warning[] = [];
+  const fields = deriveFields(file, shown, warnings);
   const lean = { plugin: file.plugin, path: file.path, checksum: file.checksum, mtime: file.mtime };
-  memo.set(lean, kept({ shown, fields: made.fields, warnings: made.warnings }));
+  memo.set(lean, kept({ shown, fields, warnings }));
   return lean;
 }
 

@@ -27,8 +27,10 @@ export interface ContentLoader {
    * Lists every plugin folder and reads the files that are new or changed
    * since the last load; with `paths` (absolute, from a watcher), looks at
    * only those, falling back to the full listing for folders and links.
+   * With `reread`, the named files are read even when their size and
+   * modification time did not change (a request found their bytes changed).
    */
-  load(paths?: readonly string[]): Promise<Loaded>;
+  load(paths?: readonly string[], reread?: boolean): Promise<Loaded>;
 }
 
 /** How the loader reads; the defaults suit a server. */
@@ -127,7 +129,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
   };
 
   return {
-    async load(paths) {
+    async load(paths, reread = false) {
       if (!paths || cache.size === 0) return await full();
       // Only the named paths: a changed, added or removed file costs one stat and one read.
       const next = new Map(cache);
@@ -146,7 +148,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
         }
         if (info.kind !== "file" || !owner.select(path)) continue;
         const old = next.get(abs);
-        if (old && old.mtime === info.mtime && old.size === info.size) continue;
+        if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
         const found = { path, abs, mtime: info.mtime, size: info.size };
         todo.push(job(found, owner.plugin.name, `${owner.plugin.path}/${path}`));
       }
