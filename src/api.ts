@@ -52,6 +52,12 @@ export interface ContentApiOptions {
 export interface ContentApi {
   /** Answers one request; hand it to `Deno.serve`, `Bun.serve`, srvx, Hono's `mount`, or `export default`. */
   fetch(request: Request): Promise<Response>;
+  /**
+   * `fetch` for servers that take a `Response` or a promise of one
+   * (`Deno.serve`, `Bun.serve`, srvx): a request the response cache answers
+   * (a repeated GET or HEAD, a 304) gets its `Response` without a promise.
+   */
+  respond(request: Request): Response | Promise<Response>;
   /** The index that requests are answered from now. */
   readonly index: Index;
   /** The resolved configuration (`undefined` when serving a snapshot). */
@@ -192,6 +198,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
 
   return {
     fetch: handler,
+    respond: handler.respond,
     get index() {
       return index;
     },

@@ -682,3 +682,49 @@ describe("revalidation across encodings", () => {
     }
   });
 });
+
+describe("respond (the shim's handler)", () => {
+  it("answers what fetch answers, a cached response without a promise", async () => {
+    await onSite(async (s) => {
+      const get = (path: string, headers: Record<string, string> = {}) =>
+        new Request(ORIGIN + path, { headers });
+      for (const path of ROUTES) {
+        const first = s.api.respond(get(path));
+        assert.ok(first instanceof Promise, `${path}: the first request is routed`);
+        const made = await first;
+        const etag = made.headers.get("etag")!;
+        const cases: [string, Record<string, string>, number][] = [
+          ["GET", {}, 200],
+          ["GET", { "if-none-match": etag }, 304],
+          ["GET", { "accept-encoding": "gzip" }, 200],
+        ];
+        for (const [method, headers, status] of cases) {
+          const request = () => new Request(ORIGIN + path, { method, headers });
+          const viaFetch = await s.api.fetch(request());
+          await s.api.fetch(request()); // every variant made and cached
+          const now = s.api.respond(request());
+          assert.ok(now instanceof Response, `${path} ${JSON.stringify(headers)}: not cached`);
+          assert.equal(now.status, status);
+          assert.equal(viaFetch.status, status);
+          assert.deepEqual(headerList(now.headers), headerList(viaFetch.headers));
+          assert.deepEqual(await bytes(now), await bytes(viaFetch));
+        }
+        const head = s.api.respond(new Request(ORIGIN + path, { method: "HEAD" }));
+        assert.ok(head instanceof Response);
+        assert.equal((await bytes(head)).length, 0);
+      }
+      // Not cached: another method, an unknown path, a bad query.
+      for (
+        const request of [
+          new Request(ORIGIN + "/api/content.json", { method: "POST" }),
+          get("/nope"),
+          get("/api/content.json?limit=x"),
+        ]
+      ) {
+        const answer = s.api.respond(request);
+        assert.ok(answer instanceof Promise);
+        assert.ok((await answer).status >= 400);
+      }
+    });
+  });
+});

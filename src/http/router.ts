@@ -59,6 +59,19 @@ interface Routed {
   params: Record<string, string>;
 }
 
+/** The service's `fetch`, and the same with a synchronous answer where the response cache has one. */
+export interface Handler {
+  (request: Request): Promise<Response>;
+  /**
+   * Answers as the handler does, but returns the `Response` itself, not a
+   * promise, when a representation made for the same URL answers it (a
+   * repeated GET or HEAD, a 304): servers that accept either (`Deno.serve`,
+   * `Bun.serve`, srvx) skip a promise per request (about a fifth more 304s a
+   * second under Deno).
+   */
+  respond(request: Request): Response | Promise<Response>;
+}
+
 /**
  * Builds the service's `fetch(Request)` (SPEC 6–9): the feed, item JSON
  * forms, sitemap and OpenAPI routes under the base URL's path, `HEAD` beside
@@ -74,7 +87,7 @@ interface Routed {
  * const response = await fetch(new Request("http://localhost/api/content.json"));
  * ```
  */
-export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+export function createHandler(options: HandlerOptions): Handler {
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
   const caches = new WeakMap<Index, Map<string, Promise<Representation>>>();
   // Request URL → representation, per index, once it is made: a repeated GET
@@ -205,18 +218,21 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     return problem(r, 405, `${r.method} is not allowed; use GET or HEAD`, { Allow: "GET, HEAD" });
   });
 
+  /** A repeated GET or HEAD, answered from the representation made for its URL: no routing, no await. */
+  const fromCache = (request: Request): Response | undefined => {
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD") return undefined;
+    const hit = byUrl.get(options.index())?.get(request.url);
+    if (!hit) return undefined;
+    try {
+      return answerNow(request, hit, options);
+    } catch {
+      return undefined; // answered through the router and its error handling
+    }
+  };
+
   const handle = async (request: Request, tries: number): Promise<Response> => {
     const index = options.index();
-    const method = request.method;
-    const hit = method === "GET" || method === "HEAD"
-      ? byUrl.get(index)?.get(request.url)
-      : undefined;
-    if (hit) {
-      try {
-        const response = answerNow(request, hit, options);
-        if (response) return response;
-      } catch { /* answered below, through the router and its error handling */ }
-    }
     const base = options.baseUrl ?? new URL(request.url).origin;
     let url = request.url;
     if (basePath) {
@@ -249,7 +265,13 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       );
     }
   };
-  return (request) => handle(request, 0);
+  const fetch = (request: Request) => {
+    const now = fromCache(request);
+    return now ? Promise.resolve(now) : handle(request, 0);
+  };
+  return Object.assign(fetch, {
+    respond: (request: Request) => fromCache(request) ?? handle(request, 0),
+  });
 }
 
 function escape(text: string): string {
