@@ -42,7 +42,7 @@ export function fold(text: string): string {
 }
 
 /** One code point (or a lone surrogate) outside ASCII. */
-const NON_ASCII = /[^\x00-\x7f]/gu;
+const NON_ASCII = /[\u0080-\u{10ffff}]/gu;
 const MARKS = /\p{M}+/gu;
 const folds = new Map<string, string>();
 
