@@ -14,19 +14,23 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LONG, md, removeSite, site, type SiteFiles, type TestSite } from "./helpers.ts";
+import {
+  LONG,
+  md,
+  removeSite,
+  site,
+  type SiteFiles,
+  type TestSite,
+  withSite as withSiteOptions,
+} from "./helpers.ts";
 
 const GOOD: SiteFiles = {
   "docs/good.md": md({ title: "Good", date: "2026-01-15", last_update: "2026-01-16" }, LONG),
 };
 
-async function withSite(files: SiteFiles, fn: (s: TestSite) => Promise<void>): Promise<void> {
-  const s = await site({ ...GOOD, ...files });
-  try {
-    await fn(s);
-  } finally {
-    await s.close();
-  }
+/** A site of `files` beside one good file, always removed. */
+function withSite(files: SiteFiles, fn: (s: TestSite) => Promise<void>): Promise<void> {
+  return withSiteOptions({ ...GOOD, ...files }, {}, fn);
 }
 
 /** `site()` with `prepare(root)` before the first load, and `cleanup(root)` after the test. */

@@ -4,7 +4,6 @@
 // catches up, and that a body is never paired with another version's fields.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { filterItems } from "../src/feed/filter.ts";
@@ -12,9 +11,7 @@ import { renderItem } from "../src/feed/render.ts";
 import { createSearchTexts } from "../src/feed/search_text.ts";
 import type { Item } from "../src/index/item.ts";
 import { readBody } from "../src/source/read_file.ts";
-import { LONG, md, withSite } from "./helpers.ts";
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+import { LONG, md, sha256, withSite } from "./helpers.ts";
 
 const FILES = {
   "docs/guide.md": md({ title: "Guide" }, `${LONG} apple`),

@@ -1,7 +1,6 @@
 // SPEC 4: deriving an item's fields from its file, end to end through fetch(Request).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
@@ -10,9 +9,10 @@ import {
   md,
   memoryLogger,
   removeSite,
-  site,
+  sha256,
   type SiteFiles,
   type TestSite,
+  withSite as withSiteOptions,
   writeSite,
 } from "./helpers.ts";
 
@@ -20,13 +20,8 @@ import {
 type Json = any;
 
 /** Runs `fn` on a site made of `files` and always removes it. */
-async function withSite(files: SiteFiles, fn: (s: TestSite) => Promise<void>): Promise<void> {
-  const s = await site(files);
-  try {
-    await fn(s);
-  } finally {
-    await s.close();
-  }
+function withSite(files: SiteFiles, fn: (s: TestSite) => Promise<void>): Promise<void> {
+  return withSiteOptions(files, {}, fn);
 }
 
 /**
@@ -98,8 +93,6 @@ function wrongTyped(files: Record<string, readonly unknown[]>): SiteFiles {
 function warningsAbout(s: TestSite, file: string): string[] {
   return s.log.warnings().filter((w) => w.includes(file));
 }
-
-const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
 describe("SPEC 4: slug, uri, id, link", () => {
   it("takes the slug from front matter or the file name, both slugified", async () => {

@@ -6,17 +6,11 @@ import {
   FEED_KEYS,
   LONG,
   md,
+  sha256,
   type SiteFiles,
   type TestSite,
   withSite,
 } from "./helpers.ts";
-
-/** A services.yaml enabling `plugins` in that order, with an optional `url`. */
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 // deno-lint-ignore no-explicit-any
 const ids = (body: any): string[] => body.data.map((item: { id: string }) => item.id);
@@ -179,7 +173,7 @@ describe("feed eligibility (SPEC 5)", () => {
         });
         assert.deepEqual(body.data[1], {
           id: "docs_doc_guide_getting-started",
-          checksum: await sha256(text),
+          checksum: sha256(text),
           type: "docs",
           category: "doc",
           uri: "guide/getting-started",

@@ -1,4 +1,5 @@
 // Shared test helpers: real files in temporary folders, requests through fetch(Request).
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -170,3 +171,8 @@ export const FEED_KEYS = [
   "last_update",
   "time",
 ];
+
+/** SHA-256 of text or bytes as lowercase hex, from node:crypto (not the code under test). */
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}

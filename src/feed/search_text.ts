@@ -1,5 +1,6 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
+import { inLanes } from "../lanes.ts";
 import { fold } from "../slugify.ts";
 
 /**
@@ -10,9 +11,6 @@ export type Contains = (item: Item, term: string) => boolean;
 
 /** Reads an item's body when the index does not hold it; `undefined` when its file changed. */
 export type ReadBody = (item: Item) => Promise<string | undefined>;
-
-/** Bodies read at once while the search texts are made. */
-const CONCURRENCY = 32;
 
 /**
  * Folded title and description, and folded body, apart: a term has no
@@ -37,20 +35,20 @@ function headOf(item: Item): string {
  * heldTexts(index.feed[0], "cafe");
  * ```
  */
-export const heldTexts: Contains = (() => {
-  const folded = new WeakMap<Item, string>();
-  return (item: Item, term: string) => {
-    let text = folded.get(item);
-    if (text === undefined) {
-      if (item.body === undefined) {
-        throw new TypeError(`${item.id} holds no body: search it with createSearchTexts`);
-      }
-      text = fold(`${item.title}\n${item.description}\n${item.body}`);
-      folded.set(item, text);
+export function heldTexts(item: Item, term: string): boolean {
+  let text = heldFolds.get(item);
+  if (text === undefined) {
+    if (item.body === undefined) {
+      throw new TypeError(`${item.id} holds no body: search it with createSearchTexts`);
     }
-    return text.includes(term);
-  };
-})();
+    text = fold(`${item.title}\n${item.description}\n${item.body}`);
+    heldFolds.set(item, text);
+  }
+  return text.includes(term);
+}
+
+/** Each held item's folded text, made on its first search and kept while the item lives. */
+const heldFolds = new WeakMap<Item, string>();
 
 /**
  * Makes the search texts of an index's feed items on the first search of
@@ -90,15 +88,11 @@ export function createSearchTexts(
       else next.set(item.checksum, body);
     }
     let cursor = 0;
-    const lane = async () => {
-      while (cursor < todo.length) {
-        const item = todo[cursor++];
-        const body = await readBody(item);
-        if (body === undefined) stale(item);
-        else next.set(item.checksum, fold(body));
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+    await inLanes(() => todo[cursor++], async (item) => {
+      const body = await readBody(item);
+      if (body === undefined) stale(item);
+      else next.set(item.checksum, fold(body));
+    });
     bodies = next;
     return (item, term) =>
       heads.get(item)!.includes(term) || (next.get(item.checksum)?.includes(term) ?? false);

@@ -188,17 +188,14 @@ function answer(
 }
 
 function codingFor(request: Request, rep: Representation): string {
-  let coding = "identity";
-  if (rep.bytes.length > COMPRESS_MIN) {
-    const accept = request.headers.get("Accept-Encoding") ?? "";
-    let chosen = negotiated.get(accept);
-    if (chosen === undefined) {
-      chosen = negotiate(accept) ?? "identity";
-      if (negotiated.size < 256) negotiated.set(accept, chosen);
-    }
-    coding = chosen;
+  if (rep.bytes.length <= COMPRESS_MIN) return "identity";
+  const accept = request.headers.get("Accept-Encoding") ?? "";
+  let chosen = negotiated.get(accept);
+  if (chosen === undefined) {
+    chosen = negotiate(accept) ?? "identity";
+    if (negotiated.size < 256) negotiated.set(accept, chosen);
   }
-  return coding;
+  return chosen;
 }
 
 function notModified(request: Request, rep: Representation): boolean {

@@ -152,7 +152,7 @@ export function buildIndex(
   for (const d of served) {
     const parent = d.parent ? d.parent.id : null;
     // A re-index rebuilds only the items whose inputs changed; the rest keep
-    // their objects and serialized JSON (`file` fixes the derived fields).
+    // their objects (`file` fixes the derived fields).
     const old = built.get(d.node.file);
     const item = old && old.id === d.id && old.file === d.file && old.time === d.time &&
         old.parent === parent && old.eligible === d.eligible &&
@@ -193,7 +193,7 @@ export function buildIndex(
 
 const NO_IDS: readonly string[] = Object.freeze([]);
 
-/** The item last built from each parsed file, for re-use by the next build. */
+/** The item last built from each file, for re-use by the next build. */
 const built = new WeakMap<IndexedFile, Item>();
 
 function newItem(

@@ -74,9 +74,23 @@ export function rememberDerived(
 export function textless(file: ParsedFile, shown: string): IndexedFile {
   const warnings: Warning[] = [];
   const fields = deriveFields(file, shown, warnings);
-  const lean = { plugin: file.plugin, path: file.path, checksum: file.checksum, mtime: file.mtime };
+  const lean = indexedPart(file);
   memo.set(lean, kept({ shown, fields, warnings }));
   return lean;
+}
+
+/**
+ * What the index needs of a parsed file: a new object without its front
+ * matter and body.
+ *
+ * @example
+ * ```ts
+ * import { indexedPart } from "./derived.ts";
+ * indexedPart(file); // { plugin: "docs", path: "intro.md", checksum: "…", mtime: … }
+ * ```
+ */
+export function indexedPart(file: ParsedFile): IndexedFile {
+  return { plugin: file.plugin, path: file.path, checksum: file.checksum, mtime: file.mtime };
 }
 
 const NO_WARNINGS: readonly Warning[] = Object.freeze([]);

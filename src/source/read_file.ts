@@ -1,3 +1,4 @@
+import { inLanes } from "../lanes.ts";
 import { readBytes, readBytesSync, stampOf } from "./fs.ts";
 import { sha256Hex } from "./hash.ts";
 import { parseBody, parseFile } from "./parse.ts";
@@ -86,9 +87,6 @@ export async function readBody(abs: string, checksum: string): Promise<string | 
   return await sha256Hex(bytes) === checksum ? parseBody(bytes) : undefined;
 }
 
-/** Files in flight at once: enough to keep the reads busy, few enough to bound the memory. */
-const CONCURRENCY = 32;
-
 /**
  * Reads the jobs that `next` hands out until it returns `undefined`,
  * 32 at a time, calling `done` with each result and its job as it finishes.
@@ -107,8 +105,5 @@ export async function readContentFiles(
   done: (result: ReadResult, job: ReadJob) => void,
   blocking = false,
 ): Promise<void> {
-  const lane = async () => {
-    for (let job = next(); job; job = next()) done(await readContentFile(job, blocking), job);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  await inLanes(next, async (job) => done(await readContentFile(job, blocking), job));
 }

@@ -2,7 +2,7 @@
 // the batches of files the loader posts to it, so a cold start uses a second
 // core. It holds no state; each message is a batch of jobs, each reply their
 // results.
-import type { Derived } from "../item/derived.ts";
+import { type Derived, indexedPart } from "../item/derived.ts";
 import { deriveFields } from "../item/derive.ts";
 import { isWarning } from "./parse.ts";
 import type { IndexedFile, Warning } from "./parsed_file.ts";
@@ -43,8 +43,7 @@ scope.onmessage = async ({ data: { id, jobs, keepText } }) => {
     const warnings: Warning[] = [];
     const fields = deriveFields(read.result, shown, warnings);
     // Without the text, a reply is a tenth of the bytes to copy between threads.
-    const { plugin, path, checksum, mtime } = read.result;
-    const result = keepText ? read.result : { plugin, path, checksum, mtime };
+    const result = keepText ? read.result : indexedPart(read.result);
     results.push({ ...read, result, derived: { shown, fields, warnings } });
   }, true);
   scope.postMessage({ id, results });
