@@ -30,6 +30,8 @@ try {
     baseUrl: env.BASE_URL || undefined,
     watch: true,
     Response: FastResponse, // srvx's fast path on Node; the plain Response on Deno and Bun
+    // Deno and Bun share a cloned Response's body: no copy of the feed per request.
+    cloneResponses: "Deno" in globalThis || "Bun" in globalThis,
   });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

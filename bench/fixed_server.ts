@@ -15,6 +15,15 @@ const { ok, notModified } = JSON.parse(await readFile(process.argv[3], "utf8")) 
   notModified: Record<string, string>;
 };
 const etag = ok.etag;
+// Sent the way main.ts sends the feed's bytes: clones of one built Response
+// where the runtime shares the body between clones (Deno, Bun), a new
+// FastResponse per request on Node.
+const built = "Deno" in globalThis || "Bun" in globalThis
+  ? {
+    ok: new FastResponse(bytes, { headers: ok }),
+    notModified: new FastResponse(null, { status: 304, headers: notModified }),
+  }
+  : undefined;
 const server = serve({
   port: 0,
   hostname: "127.0.0.1",
@@ -23,9 +32,10 @@ const server = serve({
   bun: { development: false },
   fetch(request) {
     if (request.headers.get("if-none-match") === etag) {
-      return new FastResponse(null, { status: 304, headers: notModified });
+      return built?.notModified.clone() ??
+        new FastResponse(null, { status: 304, headers: notModified });
     }
-    return new FastResponse(bytes, { headers: ok });
+    return built?.ok.clone() ?? new FastResponse(bytes, { headers: ok });
   },
 });
 await server.ready();

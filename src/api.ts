@@ -33,6 +33,13 @@ export interface ContentApiOptions {
   readonly cacheControl?: string;
   /** The `Response` class (srvx's `FastResponse` on Node); default the global `Response`. */
   readonly Response?: typeof Response;
+  /**
+   * Answer repeated requests with clones of one `Response` built per
+   * representation: no copy of the body per request under Deno and Bun
+   * (`main.ts` turns it on there). Leave it off under Node, whose web
+   * `Response` tees a clone's stream. Default `false`.
+   */
+  readonly cloneResponses?: boolean;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
   /**
@@ -138,6 +145,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     cors: options.cors ?? true,
     cacheControl: options.cacheControl ?? "public, max-age=60",
     Response: options.Response,
+    cloneResponses: options.cloneResponses,
     logError: (message) => logger.error(message),
     // The server's index holds no bodies (a snapshot's does): they are read
     // again, and checked against the indexed checksum, when a request needs one.

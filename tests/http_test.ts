@@ -728,3 +728,38 @@ describe("respond (the shim's handler)", () => {
     });
   });
 });
+
+describe("cloneResponses (main.ts under Deno and Bun)", () => {
+  it("answers every route and variant as a new Response per request would, again and again", async () => {
+    const now = () => Date.parse(LAST_MODIFIED);
+    await onSite(async (plain) => {
+      await onSite(async (cloned) => {
+        for (const path of ROUTES) {
+          const etag = (await plain.api.fetch(new Request(ORIGIN + path))).headers.get("etag")!;
+          const cases: [string, Record<string, string>][] = [
+            ["GET", {}],
+            ["GET", { "accept-encoding": "gzip" }],
+            ["GET", { "if-none-match": etag }],
+            ["HEAD", {}],
+          ];
+          for (const [method, headers] of cases) {
+            const request = () => new Request(ORIGIN + path, { method, headers });
+            const expected = await plain.api.fetch(request());
+            const want = { status: expected.status, headers: headerList(expected.headers) };
+            const body = await bytes(expected);
+            // Read each answer, leave one unread, then read again: no answer uses up the next.
+            for (const read of [true, true, false, true]) {
+              const answer = await cloned.api.respond(request());
+              assert.deepEqual(
+                { status: answer.status, headers: headerList(answer.headers) },
+                want,
+                `${method} ${path} ${JSON.stringify(headers)}`,
+              );
+              if (read) assert.deepEqual(await bytes(answer), body, `${method} ${path}`);
+            }
+          }
+        }
+      }, { now, cloneResponses: true });
+    }, { now });
+  });
+});

@@ -4,11 +4,14 @@ import { PROBLEM_TYPE, problemBody } from "./problem.ts";
 
 /** One encoding of a representation, with its complete response headers precomputed. */
 interface Variant {
-  readonly bytes: Uint8Array;
+  /** The body, when responses are built per request (`undefined` with `built`). */
+  readonly bytes: Uint8Array | undefined;
   /** Quoted strong ETag of exactly these bytes. */
   readonly etag: string;
   readonly ok: Record<string, string>;
   readonly notModified: Record<string, string>;
+  /** The 200 and the 304, built once, to clone per request (`cloneResponses`). */
+  readonly built: { readonly ok: Response; readonly notModified: Response } | undefined;
 }
 
 /** A response body ready to send many times: the bytes, validators and headers, per encoding. */
@@ -39,6 +42,13 @@ export interface HttpSettings {
    * Node skips the web `Response` object's overhead. Default: `Response`.
    */
   readonly Response?: typeof Response;
+  /**
+   * Answer with clones of one `Response` built per variant instead of a new
+   * one per request. Deno and Bun share the body bytes between clones, where
+   * a new `Response` copies them; Node's web `Response` tees a clone's
+   * stream, so it stays off there. Default: `false`.
+   */
+  readonly cloneResponses?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -52,6 +62,7 @@ async function etagOf(bytes: Uint8Array): Promise<string> {
 async function makeVariant(
   rep: Omit<Representation, "variants">,
   coding: string,
+  settings: HttpSettings,
 ): Promise<Variant> {
   const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
   const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
@@ -66,7 +77,19 @@ async function makeVariant(
   for (const name of NOT_MODIFIED_HEADERS) {
     if (rep.shared[name] !== undefined) notModified[name] = rep.shared[name];
   }
-  const variant = { bytes, etag, ok, notModified };
+  const R = settings.Response ?? Response;
+  const variant: Variant = settings.cloneResponses
+    ? {
+      bytes: undefined, // the built 200 holds the body
+      etag,
+      ok,
+      notModified,
+      built: {
+        ok: new R(bytes as Uint8Array<ArrayBuffer>, { headers: ok }),
+        notModified: new R(null, { status: 304, headers: notModified }),
+      },
+    }
+    : { bytes, etag, ok, notModified, built: undefined };
   rep.ready.set(coding, variant);
   return variant;
 }
@@ -120,7 +143,7 @@ export async function represent(
     etags: new Set([etag]),
     ready: new Map<string, Variant>(),
   };
-  const variants = new Map([["identity", makeVariant(rep, "identity")]]);
+  const variants = new Map([["identity", makeVariant(rep, "identity", settings)]]);
   await variants.get("identity");
   return { ...rep, variants };
 }
@@ -149,7 +172,7 @@ export async function sendRepresentation(
 ): Promise<Response> {
   const coding = codingFor(request, rep);
   let pending = rep.variants.get(coding);
-  if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding));
+  if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding, settings));
   return answer(request, rep, await pending, settings);
 }
 
@@ -180,11 +203,13 @@ function answer(
   settings: HttpSettings,
 ): Response {
   const R = settings.Response ?? Response;
+  const built = variant.built;
   if (notModified(request, rep)) {
-    return new R(null, { status: 304, headers: variant.notModified });
+    return built?.notModified.clone() ?? new R(null, { status: 304, headers: variant.notModified });
   }
-  const body = request.method === "HEAD" ? null : variant.bytes as Uint8Array<ArrayBuffer>;
-  return new R(body, { status: 200, headers: variant.ok });
+  if (request.method === "HEAD") return new R(null, { status: 200, headers: variant.ok });
+  return built?.ok.clone() ??
+    new R(variant.bytes as Uint8Array<ArrayBuffer>, { headers: variant.ok });
 }
 
 function codingFor(request: Request, rep: Representation): string {
