@@ -13,6 +13,7 @@ import {
   parseArgs,
   runProcess,
   runtimeCommand,
+  type Started,
   startServer as start,
   stopServer as stop,
 } from "./servers.ts";
@@ -33,13 +34,19 @@ const median = (values: number[]) =>
 // and can be the bottleneck for small responses.
 const wrk = spawnSync("wrk", ["--version"]).error === undefined;
 
-/** Requests per second against a URL, with the load generator of this run. */
-async function rps(
+/** One load run: requests per second and how many requests were answered. */
+interface Run {
+  readonly rps: number;
+  readonly requests: number;
+}
+
+/** A load run against a URL, with the load generator of this run. */
+async function load(
   url: string,
   headers: Record<string, string>,
   connections: number,
   duration = seconds,
-) {
+): Promise<Run> {
   if (wrk) {
     const args = ["-t1", `-c${connections}`, `-d${duration}s`];
     for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
@@ -47,13 +54,34 @@ async function rps(
     if (/Socket errors|Non-2xx or 3xx/.test(out)) {
       throw new Error(`failed requests against ${url}:\n${out}`);
     }
-    return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
+    return {
+      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
+      requests: Number(/(\d+) requests in/.exec(out)![1]),
+    };
   }
   const result = await autocannon({ url, connections, duration, headers });
   if (result.errors + result.timeouts + result.non2xx > 0 && !headers["if-none-match"]) {
     throw new Error(`failed requests against ${url}`);
   }
-  return result.requests.average;
+  return { rps: result.requests.average, requests: result.requests.total };
+}
+
+/** CPU time a process (all its threads) has used, in clock ticks (Linux /proc). */
+async function cpuTicks(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+/** A load run, and the server's CPU ticks per request during it. */
+async function measured(
+  server: Started,
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+): Promise<Run & { cpu: number }> {
+  const before = await cpuTicks(server.child.pid!);
+  const run = await load(url, headers, connections);
+  return { ...run, cpu: ((await cpuTicks(server.child.pid!)) - before) / run.requests };
 }
 
 /**
@@ -61,24 +89,38 @@ async function rps(
  * the two back to back, and the median of the rounds' ratios, so a slow
  * patch of the machine lands on both sides of one ratio. Rounds alternate
  * which of the two runs first, so neither always runs on a warmer machine.
+ * Also the median ratio of the servers' CPU time per request (feed ÷
+ * baseline), which depends less on how the load generator and the server
+ * share the two cores than throughput does.
  */
 async function compare(
-  ours: string,
-  fixed: string,
+  ours: Started,
+  oursUrl: string,
+  fixed: Started,
   headers: Record<string, string> = {},
   connections = 16,
-): Promise<number> {
-  const ratios: number[] = [];
+): Promise<{ throughput: number; cpu: number }> {
+  const throughput: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < repeats; i++) {
-    if (i % 2 === 0) {
-      const feed = await rps(ours, headers, connections);
-      ratios.push(feed / (await rps(fixed, headers, connections)));
-    } else {
-      const baseline = await rps(fixed, headers, connections);
-      ratios.push((await rps(ours, headers, connections)) / baseline);
-    }
+    const feedFirst = i % 2 === 0;
+    const a = await measured(
+      feedFirst ? ours : fixed,
+      feedFirst ? oursUrl : fixed.url,
+      headers,
+      connections,
+    );
+    const b = await measured(
+      feedFirst ? fixed : ours,
+      feedFirst ? fixed.url : oursUrl,
+      headers,
+      connections,
+    );
+    const [feed, baseline] = feedFirst ? [a, b] : [b, a];
+    throughput.push(feed.rps / baseline.rps);
+    cpu.push(feed.cpu / baseline.cpu);
   }
-  return median(ratios);
+  return { throughput: median(throughput), cpu: median(cpu) };
 }
 
 /** A response's headers as the server set them (without those the HTTP layer adds). */
@@ -101,7 +143,8 @@ async function peakRss(pid: number): Promise<number> {
 }
 
 const rows: string[][] = [];
-const row = (...cells: (string | number)[]) => rows.push(cells.map(String));
+const row = (size: number, measure: string, ratio: string, target: string, cpu = "") =>
+  rows.push([String(size), measure, ratio, target, cpu]);
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 for (const size of sizes) {
@@ -186,26 +229,28 @@ for (const size of sizes) {
     const big = feed.bytes.length > 8e6 ? 2 : 16;
     // Warm both sides once (JIT, connection setup) before anything is counted.
     for (const [url, connections] of [[feedUrl, big], [feed.fixed.url, big]] as const) {
-      await rps(url, {}, connections, 1);
+      await load(url, {}, connections, 1);
     }
-    for (const url of [pageUrl, page.fixed.url]) await rps(url, {}, 16, 1);
-    row(
-      size,
+    for (const url of [pageUrl, page.fixed.url]) await load(url, {}, 16, 1);
+    const throughputRow = (
+      measure: string,
+      target: string,
+      result: { throughput: number; cpu: number },
+    ) => row(size, measure, fmt(result.throughput), target, fmt(result.cpu));
+    throughputRow(
       `full feed (${(feed.bytes.length / 1e6).toFixed(1)} MB) ÷ fixed bytes`,
-      fmt(await compare(feedUrl, feed.fixed.url, {}, big)),
       "≥ 0.85",
+      await compare(server, feedUrl, feed.fixed, {}, big),
     );
-    row(
-      size,
+    throughputRow(
       "filtered page (type+tag+limit+page) ÷ fixed bytes",
-      fmt(await compare(pageUrl, page.fixed.url)),
       "≥ 0.6",
+      await compare(server, pageUrl, page.fixed),
     );
-    row(
-      size,
+    throughputRow(
       "304 revalidation ÷ fixed 304",
-      fmt(await compare(feedUrl, feed.fixed.url, { "if-none-match": feed.etag })),
       "≥ 0.8",
+      await compare(server, feedUrl, feed.fixed, { "if-none-match": feed.etag }),
     );
 
     // 5. Peak memory beyond a server that only holds the feed bytes, per item.
@@ -258,6 +303,7 @@ const header = [
   "measure (feed ÷ baseline, same runtime, one run)",
   "ratio",
   "target (10k)",
+  "CPU per request, feed ÷ baseline",
 ];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
