@@ -103,20 +103,15 @@ async function compare(
   const throughput: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < repeats; i++) {
-    const feedFirst = i % 2 === 0;
-    const a = await measured(
-      feedFirst ? ours : fixed,
-      feedFirst ? oursUrl : fixed.url,
-      headers,
-      connections,
-    );
-    const b = await measured(
-      feedFirst ? fixed : ours,
-      feedFirst ? fixed.url : oursUrl,
-      headers,
-      connections,
-    );
-    const [feed, baseline] = feedFirst ? [a, b] : [b, a];
+    const run = (server: Started, url: string) => measured(server, url, headers, connections);
+    let feed, baseline;
+    if (i % 2 === 0) {
+      feed = await run(ours, oursUrl);
+      baseline = await run(fixed, fixed.url);
+    } else {
+      baseline = await run(fixed, fixed.url);
+      feed = await run(ours, oursUrl);
+    }
     throughput.push(feed.rps / baseline.rps);
     cpu.push(feed.cpu / baseline.cpu);
   }

@@ -1,6 +1,7 @@
 import { ConfigError, type ContentConfig, isHttpUrl } from "./config.ts";
 import { buildIndex, type Index, type IndexSettings, indexSettings } from "./index/build.ts";
 import { createHandler } from "./http/router.ts";
+import type { Item } from "./index/item.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { watchFolder } from "./source/fs.ts";
 import { createLoader } from "./source/loader.ts";
@@ -139,6 +140,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   let index = await build();
   let pending: Promise<Index> | undefined;
   const root = config?.root;
+  const fileOf = (item: Item) => `${root}/${item.file}`;
   const handler = createHandler({
     index: () => index,
     baseUrl,
@@ -149,11 +151,9 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     logError: (message) => logger.error(message),
     // The server's index holds no bodies (a snapshot's does): they are read
     // again, and checked against the indexed checksum, when a request needs one.
-    readBody: root === undefined
-      ? undefined
-      : (item) => readBody(`${root}/${item.file}`, item.checksum),
+    readBody: root === undefined ? undefined : (item) => readBody(fileOf(item), item.checksum),
     // Re-read even if its size and mtime are the same: its bytes are not.
-    refresh: root === undefined ? undefined : (item) => reload([`${root}/${item.file}`], true),
+    refresh: root === undefined ? undefined : (items) => reload(items.map(fileOf), true),
   });
 
   // Reloads queue behind each other; the swap is one assignment, so a request

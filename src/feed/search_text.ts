@@ -57,7 +57,7 @@ const heldFolds = new WeakMap<Item, string>();
  * over to the next index, so after a change only the changed files are read
  * again. A file that changed since its index was built (`readBody` gives
  * `undefined`) is searched by title and description until the index catches
- * up, and `stale` is told about it.
+ * up, and `stale` is told about all such files at once, after the reads.
  *
  * @example
  * ```ts
@@ -69,30 +69,34 @@ const heldFolds = new WeakMap<Item, string>();
  */
 export function createSearchTexts(
   readBody: ReadBody,
-  stale: (item: Item) => void = () => {},
+  stale: (items: readonly Item[]) => void = () => {},
 ): (index: Index) => Promise<Contains> {
   const made = new WeakMap<Index, Promise<Contains>>();
+  /** Folded titles and descriptions: an unchanged item is the same object in the next index. */
+  const heads = new WeakMap<Item, string>();
   /** Folded bodies by checksum, of the index whose texts were made last. */
   let bodies = new Map<string, string>();
 
   const make = async (index: Index): Promise<Contains> => {
     const known = bodies;
     const next = new Map<string, string>();
-    const heads = new Map<Item, string>();
     const todo: Item[] = [];
     for (const item of index.feed) {
-      heads.set(item, headOf(item));
+      if (!heads.has(item)) heads.set(item, headOf(item));
       const body = known.get(item.checksum) ??
         (item.body === undefined ? undefined : fold(item.body));
       if (body === undefined) todo.push(item);
       else next.set(item.checksum, body);
     }
     let cursor = 0;
+    const changed: Item[] = [];
     await inLanes(() => todo[cursor++], async (item) => {
       const body = await readBody(item);
-      if (body === undefined) stale(item);
+      if (body === undefined) changed.push(item);
       else next.set(item.checksum, fold(body));
     });
+    // One re-index for all of them, not one queued per file.
+    if (changed.length > 0) stale(changed);
     bodies = next;
     return (item, term) =>
       heads.get(item)!.includes(term) || (next.get(item.checksum)?.includes(term) ?? false);

@@ -1,6 +1,6 @@
 import { Router } from "itty-router";
 import { filterItems, paginate } from "../feed/filter.ts";
-import { type Contains, createSearchTexts, type ReadBody } from "../feed/search_text.ts";
+import { createSearchTexts, type ReadBody } from "../feed/search_text.ts";
 import { parseQuery } from "../feed/query.ts";
 import { pageLinks, renderFeedBytes, renderItem, renderSitemap } from "../feed/render.ts";
 import type { Index } from "../index/build.ts";
@@ -30,8 +30,8 @@ export interface HandlerOptions extends HttpSettings {
    * built. Without it, every item must hold its body.
    */
   readonly readBody?: ReadBody;
-  /** Brings the index up to date with an item's file, once `readBody` found it changed. */
-  readonly refresh?: (item: Item) => Promise<unknown>;
+  /** Brings the index up to date with items' files, once `readBody` found them changed. */
+  readonly refresh?: (items: readonly Item[]) => Promise<unknown>;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -49,8 +49,6 @@ interface Made {
 }
 
 interface Routed {
-  /** Earlier tries of this request, each ended by the index catching up with a changed file. */
-  tries: number;
   method: string;
   url: string;
   request: Request;
@@ -95,11 +93,11 @@ export function createHandler(options: HandlerOptions): Handler {
   const byUrl = new WeakMap<Index, Map<string, Representation>>();
 
   const textsOf = options.readBody
-    ? createSearchTexts(options.readBody, (item) => void refresh(item))
+    ? createSearchTexts(options.readBody, (items) => void refresh(items))
     : undefined;
-  const refresh = (item: Item) =>
-    options.refresh?.(item).catch((error) =>
-      options.logError(`re-indexing ${item.file} failed: ${error}`)
+  const refresh = (items: readonly Item[]) =>
+    options.refresh?.(items).catch((error) =>
+      options.logError(`re-indexing ${items.map((item) => item.file).join(", ")} failed: ${error}`)
     );
   const isCached = (r: Routed, key: string) =>
     caches.get(r.index)?.has(`${r.base}\n${key}`) ?? false;
@@ -139,9 +137,9 @@ export function createHandler(options: HandlerOptions): Handler {
     const parsed = parseQuery(params, r.index);
     if (parsed.problem) return problem(r, 400, parsed.problem.detail);
     const key = `feed?${params}`;
-    // The first search of an index reads the bodies it does not hold (SPEC 6.1 searches them).
-    let contains: Contains | undefined;
-    if (parsed.filters.search && textsOf && !isCached(r, key)) contains = await textsOf(r.index);
+    // The first search of an index reads the bodies it does not hold (SPEC 6.1 searches them);
+    // later ones get the same texts back.
+    const contains = parsed.filters.search && textsOf ? await textsOf(r.index) : undefined;
     return send(
       r,
       cached(r, key, () => {
@@ -170,7 +168,8 @@ export function createHandler(options: HandlerOptions): Handler {
         body: JSON.stringify(openApiDocument(r.index, r.base)),
       })),
     );
-  const item = async (r: Routed) => {
+  /** `tries`: earlier tries of this request, each ended by the index catching up with a changed file. */
+  const item = async (r: Routed, tries = 0): Promise<Response> => {
     let key: string;
     try {
       key = `${decodeURIComponent(r.params.type)}/${decodeURIComponent(r.params.uri)}`;
@@ -186,8 +185,9 @@ export function createHandler(options: HandlerOptions): Handler {
         // The file changed (or went away) since this index was built: catch
         // up with it and answer from the new index, never one version's
         // body under another version's fields.
-        await refresh(found);
-        if (r.tries < RETRIES && options.index() !== r.index) return handle(r.request, r.tries + 1);
+        await refresh([found]);
+        const next = options.index();
+        if (tries < RETRIES && next !== r.index) return item({ ...r, index: next }, tries + 1);
         return problem(r, 503, `${found.file} changed while it was read; try again`, {
           "Retry-After": "1",
         });
@@ -231,7 +231,7 @@ export function createHandler(options: HandlerOptions): Handler {
     }
   };
 
-  const handle = async (request: Request, tries: number): Promise<Response> => {
+  const handle = async (request: Request): Promise<Response> => {
     const index = options.index();
     const base = options.baseUrl ?? new URL(request.url).origin;
     let url = request.url;
@@ -243,7 +243,6 @@ export function createHandler(options: HandlerOptions): Handler {
       }
     }
     const routed: Routed = {
-      tries,
       method: request.method,
       url,
       request,
@@ -265,13 +264,8 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
   };
-  const fetch = (request: Request) => {
-    const now = fromCache(request);
-    return now ? Promise.resolve(now) : handle(request, 0);
-  };
-  return Object.assign(fetch, {
-    respond: (request: Request) => fromCache(request) ?? handle(request, 0),
-  });
+  const respond = (request: Request) => fromCache(request) ?? handle(request);
+  return Object.assign((request: Request) => Promise.resolve(respond(request)), { respond });
 }
 
 function escape(text: string): string {

@@ -75,7 +75,7 @@ export function textless(file: ParsedFile, shown: string): IndexedFile {
   const warnings: Warning[] = [];
   const fields = deriveFields(file, shown, warnings);
   const lean = indexedPart(file);
-  memo.set(lean, kept({ shown, fields, warnings }));
+  rememberDerived(lean, { shown, fields, warnings });
   return lean;
 }
 
