@@ -40,6 +40,7 @@ export {
   pageLinks,
   renderFeed,
   renderFeedBytes,
+  renderFullFeed,
   renderItem,
   renderSitemap,
 } from "./src/feed/render.ts";

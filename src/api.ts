@@ -3,11 +3,12 @@ import { buildIndex, type Index, type IndexSettings, indexSettings } from "./ind
 import { createHandler } from "./http/router.ts";
 import type { Item } from "./index/item.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
-import { watchFolder } from "./source/fs.ts";
+import { keepLive } from "./live.ts";
 import { createLoader } from "./source/loader.ts";
 import { readBody } from "./source/read_file.ts";
 import type { IndexedFile, Warning } from "./source/parsed_file.ts";
-import { readSnapshotFile, type Snapshot, snapshotSettings } from "./snapshot.ts";
+import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
+import { warningLines } from "./warnings_log.ts";
 
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
@@ -41,6 +42,12 @@ export interface ContentApiOptions {
    * `Response` tees a clone's stream. Default `false`.
    */
   readonly cloneResponses?: boolean;
+  /**
+   * Bytes of cached responses to keep (default 64 MB, SPEC 9): pages, items
+   * and other answers beyond the index's own full feed, least recently used
+   * first out.
+   */
+  readonly cacheBytes?: number;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
   /**
@@ -52,6 +59,13 @@ export interface ContentApiOptions {
   readonly watch?: boolean | "poll";
   /** Polling period when watching is unavailable, in ms (default 1000). */
   readonly pollInterval?: number;
+  /**
+   * While watching, list every plugin folder again this often, in ms
+   * (default 60,000; `0` turns it off): the safety net for lost watch
+   * events. It stats files and reads only those whose size or modification
+   * time changed.
+   */
+  readonly relistInterval?: number;
   /** The clock, for the index build time (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -79,9 +93,6 @@ export interface ContentApi {
   close(): void;
 }
 
-/** How long after a change event the index is rebuilt; further events in this window join it. */
-const SETTLE_MS = 60;
-
 /**
  * Loads the content once and returns the service (SPEC 1). A bad
  * configuration rejects with a {@link ConfigError} whose message is one line;
@@ -108,13 +119,16 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   let load: (
     paths?: readonly string[],
     reread?: boolean,
-  ) => Promise<{ files: readonly IndexedFile[]; warnings: Warning[]; changed: boolean }>;
+  ) => Promise<
+    { files: readonly IndexedFile[]; warnings: Warning[]; changed: boolean; listed: boolean }
+  >;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
       : options.snapshot;
     settings = snapshotSettings(snapshot);
-    load = () => Promise.resolve({ files: snapshot.files, warnings: [], changed: false });
+    const files = snapshotFiles(snapshot);
+    load = () => Promise.resolve({ files, warnings: [], changed: false, listed: true });
   } else {
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
@@ -126,15 +140,20 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
   baseUrl = settings.url ?? baseUrl;
 
   let logged = new Set<string>();
+  /** Whether the last load listed every plugin folder (the watcher follows such loads up). */
+  let listed = true;
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
-    const { files, warnings, changed } = await load(paths, reread);
+    const loaded = await load(paths, reread);
+    listed = loaded.listed;
     // Unchanged content keeps its index, so `generated` and every ETag stay put.
-    if (previous && !changed) return previous;
-    const next = buildIndex(files, settings, now(), warnings);
+    if (previous && !loaded.changed) return previous;
+    const next = buildIndex(loaded.files, settings, now(), loaded.warnings);
     // Each warning once per file per content version: a reload repeats none that still stand.
-    const lines = new Set(next.warnings.map((w) => `${w.file}: ${w.message}`));
-    for (const line of lines) if (!logged.has(line)) logger.warn(`warning: ${line}`);
-    logged = lines;
+    const key = (w: Warning) => `${w.file}\n${w.message}`;
+    const standing = new Map(next.warnings.map((w) => [key(w), w]));
+    const fresh = [...standing].filter(([k]) => !logged.has(k)).map(([, w]) => w);
+    for (const line of warningLines(fresh)) logger.warn(line);
+    logged = new Set(standing.keys());
     return next;
   };
   let index = await build();
@@ -148,10 +167,13 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     cacheControl: options.cacheControl ?? "public, max-age=60",
     Response: options.Response,
     cloneResponses: options.cloneResponses,
+    cacheBytes: options.cacheBytes,
     logError: (message) => logger.error(message),
     // The server's index holds no bodies (a snapshot's does): they are read
     // again, and checked against the indexed checksum, when a request needs one.
-    readBody: root === undefined ? undefined : (item) => readBody(fileOf(item), item.checksum),
+    readBody: config === undefined
+      ? undefined
+      : (item) => readBody(fileOf(item), item.checksum, config!.maxFileSize),
     // Re-read even if its size and mtime are the same: its bytes are not.
     refresh: root === undefined ? undefined : (items) => reload(items.map(fileOf), true),
   });
@@ -168,41 +190,16 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       logger.error(`content reload failed; still serving the previous index: ${error}`)
     );
 
-  let closed = false;
-  let stopWatching: (() => void) | undefined;
-  let settle: ReturnType<typeof setTimeout> | undefined;
-  let poll: ReturnType<typeof setInterval> | undefined;
-  if (options.watch && config) {
-    const root = config.root;
-    const startPolling = () => {
-      if (!closed && poll === undefined) {
-        poll = setInterval(() => reloadLogged(), options.pollInterval ?? 1000);
-      }
-    };
-    // The paths the watcher named in the settle window; `undefined` when one
-    // event named none, which means a full listing.
-    let changed: Set<string> | undefined = new Set();
-    const onChange = (name: string | undefined) => {
-      if (closed) return;
-      if (name === undefined) changed = undefined;
-      else changed?.add(`${root}/${name}`);
-      if (settle !== undefined) return;
-      settle = setTimeout(() => {
-        const paths = changed ? [...changed] : undefined;
-        changed = new Set();
-        settle = undefined;
-        reloadLogged(paths);
-      }, SETTLE_MS);
-    };
-    if (options.watch !== "poll") {
-      stopWatching = watchFolder(root, onChange, (error) => {
-        logger.warn(`warning: watching ${root} failed (${error}); polling instead`);
-        stopWatching?.();
-        startPolling();
-      });
-    }
-    if (!stopWatching) startPolling();
-  }
+  const stopLive = options.watch && config
+    ? keepLive({
+      root: config.root,
+      mode: options.watch,
+      pollInterval: options.pollInterval ?? 1000,
+      relistInterval: options.relistInterval ?? 60_000,
+      reload: (paths) => reloadLogged(paths).then(() => ({ listed })),
+      warn: (message) => logger.warn(message),
+    })
+    : undefined;
 
   return {
     fetch: handler,
@@ -213,10 +210,7 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     config,
     reload,
     close() {
-      closed = true;
-      stopWatching?.();
-      clearTimeout(settle);
-      clearInterval(poll);
+      stopLive?.();
     },
   };
 }

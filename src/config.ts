@@ -1,6 +1,9 @@
 import { parseDocument } from "yaml";
 import { CONTENT_PLUGINS, type ContentPluginName } from "./plugins.ts";
+import { globProblem } from "./glob.ts";
 import { resolvePath } from "./path.ts";
+import { quoteValue } from "./quote.ts";
+import { parseSize } from "./size.ts";
 
 /** One enabled content plugin, with its options resolved. */
 export interface ContentPluginConfig {
@@ -30,7 +33,12 @@ export interface ContentConfig {
   readonly api: boolean;
   /** `GET /sitemap.xml` enabled. */
   readonly sitemap: boolean;
+  /** Content files larger than this many bytes are left out unread (`max_file_size`). */
+  readonly maxFileSize: number;
 }
+
+/** `max_file_size` when the config sets none: 10 MB. */
+export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
 
 /** A configuration problem: its message is the one line printed at start-up. */
 export class ConfigError extends Error {
@@ -40,10 +48,13 @@ export class ConfigError extends Error {
   }
 }
 
+/** Nodes a config's aliases may expand to (the `yaml` parser's `maxAliasCount`). */
+const MAX_ALIAS_NODES = 10_000;
+
 /** The parameter key under `parameters` that holds the content configuration. */
 export const CONFIG_KEY = "service.content.config";
 
-const TOP_KEYS = new Set(["title", "url", "path", "plugins"]);
+const TOP_KEYS = new Set(["title", "url", "path", "plugins", "max_file_size"]);
 const PLUGIN_KEYS = new Set(["path", "include", "exclude"]);
 
 /**
@@ -74,7 +85,17 @@ export function parseConfig(text: string, file: string): ContentConfig {
     const reason = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${reason}`);
   }
-  const root = doc.toJS() as unknown;
+  let root: unknown;
+  try {
+    // An alias bomb stops here, with the bound of SPEC 4, not in a stack trace.
+    root = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+  } catch (error) {
+    throw new ConfigError(
+      `${file}: invalid YAML: aliases expand past ${MAX_ALIAS_NODES.toLocaleString("en")} nodes (${
+        (error as Error).message.split("\n")[0]
+      })`,
+    );
+  }
   if (!isMap(root) || !isMap(root.parameters) || !(CONFIG_KEY in root.parameters)) {
     throw new ConfigError(`${file}: parameters.${CONFIG_KEY}: missing; expected a map`);
   }
@@ -110,7 +131,9 @@ export function validateConfig(
   if (!isMap(value)) fail("", "a map with a 'plugins' key", value);
   const config = value as Record<string, unknown>;
   for (const key of Object.keys(config)) {
-    if (!TOP_KEYS.has(key)) fail(key, "one of title, url, path, plugins (unknown key)");
+    if (!TOP_KEYS.has(key)) {
+      fail(key, "one of title, url, path, plugins, max_file_size (unknown key)");
+    }
   }
   const title = config.title;
   if (title != null && typeof title !== "string") fail("title", "a string", title);
@@ -118,6 +141,12 @@ export function validateConfig(
   if (url != null) {
     if (typeof url !== "string" || !isHttpUrl(url)) fail("url", "an absolute http(s) URL", url);
     url = (url as string).replace(/\/+$/, "");
+  }
+  const maxFileSize = config.max_file_size == null
+    ? DEFAULT_MAX_FILE_SIZE
+    : parseSize(config.max_file_size);
+  if (maxFileSize === undefined || maxFileSize === 0) {
+    fail("max_file_size", "a size such as 10MB (bytes, or KB, MB, GB)", config.max_file_size);
   }
   const path = config.path ?? ".";
   if (typeof path !== "string" || path === "") fail("path", "a folder path string", path);
@@ -159,6 +188,10 @@ export function validateConfig(
       if (!Array.isArray(list) || list.some((g) => typeof g !== "string" || g === "")) {
         fail(`${key}.${opt}`, "a list of glob pattern strings", list);
       }
+      (list as string[]).forEach((glob, i) => {
+        const problem = globProblem(glob);
+        if (problem) fail(`${key}.${opt}[${i}]`, `a glob pattern (${problem})`, glob);
+      });
       return list as string[];
     };
     enabled.push({
@@ -176,6 +209,7 @@ export function validateConfig(
     plugins: enabled,
     api,
     sitemap,
+    maxFileSize: maxFileSize!,
   };
 }
 
@@ -207,6 +241,6 @@ function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a map";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return quoteValue(value);
   return `${typeof value} ${String(value)}`;
 }

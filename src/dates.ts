@@ -15,9 +15,9 @@
  */
 export function parseDate(value: unknown): number | undefined {
   if (typeof value === "number") {
-    return Number.isSafeInteger(value) && Math.abs(value) < 1e11 ? value * 1000 : undefined;
+    return Number.isSafeInteger(value) ? inYears(value * 1000) : undefined;
   }
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+  if (value instanceof Date) return inYears(value.getTime());
   if (typeof value !== "string") return undefined;
   const m = DATE.exec(value.trim());
   if (!m) return undefined;
@@ -32,14 +32,25 @@ export function parseDate(value: unknown): number | undefined {
     offset = (zone[0] === "-" ? -1 : 1) * (zh * 60 + zm);
   }
   const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0;
-  return Date.UTC(year, month - 1, day, hour, minute - offset, second, ms);
+  // setUTCFullYear, not Date.UTC, which reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return inYears(date.setUTCHours(hour, minute - offset, second, ms));
+}
+
+/** The first and last instants of the years 0001–9999, the years a date may have (SPEC 4). */
+const FIRST = new Date(0).setUTCFullYear(1, 0, 1);
+const LAST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function inYears(ms: number): number | undefined {
+  return Number.isFinite(ms) && ms >= FIRST && ms <= LAST ? ms : undefined;
 }
 
 const DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?[ ]?(Z|z|[+-]\d{2}:\d{2})?)?$/;
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(Date.UTC(2000 + (year % 400), month, 0)).getUTCDate();
 }
 
 /**

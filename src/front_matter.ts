@@ -22,6 +22,23 @@ export class FrontMatterError extends Error {
   }
 }
 
+/** Nodes a front matter may expand to through its aliases (SPEC 4). */
+export const MAX_NODES = 10_000;
+
+/** Whether a value, walked as a tree (each alias expanded), has more than `limit` nodes. */
+function exceedsNodes(value: unknown, limit: number): boolean {
+  let nodes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (++nodes > limit) return true;
+    if (typeof v === "object" && v !== null) {
+      for (const child of Object.values(v)) stack.push(child);
+    }
+  }
+  return false;
+}
+
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSE = /^---[ \t]*$/m;
 
@@ -73,6 +90,16 @@ export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
     // +2: the mark is 0-based within the block, which starts on line 2.
     const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
     throw new FrontMatterError(`invalid YAML in front matter: ${reason}`, line);
+  }
+  // js-yaml resolves an alias to the very object its anchor made, so the
+  // parse is cheap; what costs is everything that walks the value as a tree
+  // (a warning quoting it, a snapshot writing it). A block whose aliases
+  // expand past the bound is refused here, before anything walks it.
+  if (frontMatter.includes("*") && exceedsNodes(attrs, MAX_NODES)) {
+    throw new FrontMatterError(
+      `invalid YAML in front matter: aliases expand past ${MAX_NODES.toLocaleString("en")} nodes`,
+      2,
+    );
   }
   if (attrs === null || attrs === undefined) attrs = {};
   if (typeof attrs !== "object" || Array.isArray(attrs)) {

@@ -12,10 +12,43 @@
  * ```
  */
 export function globMatcher(patterns: readonly string[]): (path: string) => boolean {
+  for (const pattern of patterns) {
+    const problem = globProblem(pattern);
+    if (problem) throw new SyntaxError(`glob ${JSON.stringify(pattern)}: ${problem}`);
+  }
   if (patterns.length === 0) return () => false;
   const source = patterns.map(globSource).join("|");
   const regex = new RegExp(`^(?:${source})$`, "u");
   return (path) => regex.test(path);
+}
+
+/**
+ * What is wrong with a glob pattern, or `undefined` when it compiles: the
+ * config names the pattern and this reason in its one start-up line.
+ *
+ * @example
+ * ```ts
+ * import { globProblem } from "./glob.ts";
+ * globProblem("{a,b"); // "a '{' is not closed"
+ * globProblem("drafts/**"); // undefined
+ * ```
+ */
+export function globProblem(pattern: string): string | undefined {
+  let depth = 0;
+  for (const c of pattern) {
+    if (c === "{") depth++;
+    else if (c === "}") {
+      if (depth === 0) return "a '}' closes no '{'";
+      depth--;
+    }
+  }
+  if (depth > 0) return "a '{' is not closed";
+  try {
+    new RegExp(`^(?:${globSource(pattern)})$`, "u");
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return undefined;
 }
 
 function globSource(pattern: string): string {

@@ -1,22 +1,37 @@
-import { type IndexSettings, indexSettings } from "./index/build.ts";
+import { buildIndex, type IndexSettings, indexSettings } from "./index/build.ts";
+import type { FileFields } from "./item/derive.ts";
+import { derivedFields, rememberDerived } from "./item/derived.ts";
 import { compareText } from "./index/tree.ts";
 import { ConfigError } from "./config.ts";
 import { loadConfigFile } from "./load_config.ts";
 import { readText, writeText } from "./source/fs.ts";
 import { createLoader } from "./source/loader.ts";
-import type { Warning } from "./source/parsed_file.ts";
-import type { ParsedFile } from "./source/parsed_file.ts";
+import type { IndexedFile, ParsedFile, Warning } from "./source/parsed_file.ts";
 
-/** The parsed content tree in one JSON value (SPEC 10): what an edge deployment serves. */
+/**
+ * One served file in a snapshot: where it was, its derived fields and its
+ * body. No raw front matter: a snapshot is uploaded to edges, and holds only
+ * what the routes serve (SPEC 10).
+ */
+export interface SnapshotFile extends IndexedFile {
+  readonly fields: FileFields;
+  readonly body: string;
+}
+
+/** The served content tree in one JSON value (SPEC 10): what an edge deployment serves. */
 export interface Snapshot {
   readonly format: "content-feed-snapshot";
-  readonly version: 1;
+  readonly version: 2;
   readonly settings: IndexSettings;
-  readonly files: readonly ParsedFile[];
+  readonly files: readonly SnapshotFile[];
 }
 
 /**
- * Makes a snapshot value from settings and parsed files.
+ * Makes a snapshot value from settings and parsed files. Only the files
+ * whose items a route serves go in (no draft, nor anything a draft hides,
+ * nor a file that lost a clash), each with its derived fields and body,
+ * never its front matter: the index built from the snapshot is the one
+ * built from the files.
  *
  * @example
  * ```ts
@@ -26,7 +41,39 @@ export interface Snapshot {
  * ```
  */
 export function makeSnapshot(settings: IndexSettings, files: readonly ParsedFile[]): Snapshot {
-  return { format: "content-feed-snapshot", version: 1, settings, files };
+  const served = new Set(buildIndex(files, settings, 0).items.map((item) => item.file));
+  const prefix = new Map(settings.plugins.map((p) => [p.name, p.path]));
+  const kept: SnapshotFile[] = [];
+  for (const file of files) {
+    const shown = `${prefix.get(file.plugin)}/${file.path}`;
+    if (!served.has(shown)) continue;
+    const { plugin, path, checksum, mtime, body } = file;
+    const fields = derivedFields(file, shown, []);
+    kept.push({ plugin, path, checksum, mtime, fields, body });
+  }
+  return { format: "content-feed-snapshot", version: 2, settings, files: kept };
+}
+
+/**
+ * The files of a snapshot, ready for `buildIndex`: their fields come from
+ * the snapshot, not from front matter it does not hold.
+ *
+ * @example
+ * ```ts
+ * import { snapshotFiles } from "./snapshot.ts";
+ * const index = buildIndex(snapshotFiles(snapshot), snapshot.settings, Date.now());
+ * ```
+ */
+export function snapshotFiles(snapshot: Snapshot): IndexedFile[] {
+  const prefix = new Map(snapshot.settings.plugins.map((p) => [p.name, p.path]));
+  return snapshot.files.map(({ fields, ...file }) => {
+    rememberDerived(file, {
+      shown: `${prefix.get(file.plugin)}/${file.path}`,
+      fields,
+      warnings: [],
+    });
+    return file;
+  });
 }
 
 /**
@@ -41,12 +88,17 @@ export function makeSnapshot(settings: IndexSettings, files: readonly ParsedFile
  * ```
  */
 export function snapshotSettings(snapshot: Snapshot): IndexSettings {
+  if ((snapshot as { version?: unknown })?.version === 1) {
+    throw new ConfigError(
+      "snapshot: version 1 (it may hold drafts and front matter); write it again with the snapshot command",
+    );
+  }
   if (
-    snapshot?.format !== "content-feed-snapshot" || snapshot.version !== 1 ||
+    snapshot?.format !== "content-feed-snapshot" || snapshot.version !== 2 ||
     !Array.isArray(snapshot.files) || !Array.isArray(snapshot.settings?.plugins)
   ) {
     throw new ConfigError(
-      "snapshot: expected a content-feed snapshot (format content-feed-snapshot, version 1)",
+      "snapshot: expected a content-feed snapshot (format content-feed-snapshot, version 2)",
     );
   }
   return snapshot.settings;
@@ -93,6 +145,7 @@ export async function writeSnapshotFile(
   const sorted = [...files as ParsedFile[]].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );
-  await writeText(out, JSON.stringify(makeSnapshot(indexSettings(config), sorted)));
-  return { files: files.length, warnings };
+  const snapshot = makeSnapshot(indexSettings(config), sorted);
+  await writeText(out, JSON.stringify(snapshot));
+  return { files: snapshot.files.length, warnings };
 }

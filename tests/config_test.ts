@@ -79,6 +79,7 @@ plugins:
       ],
       api: true,
       sitemap: true,
+      maxFileSize: 10 * 1024 * 1024,
     };
     assert.deepEqual(parseConfig(text, FILE), expected);
   });
@@ -92,6 +93,7 @@ plugins:
       plugins: [{ name: "docs", path: "docs", include: undefined, exclude: [] }],
       api: false,
       sitemap: false,
+      maxFileSize: 10 * 1024 * 1024,
     });
   });
 
@@ -306,6 +308,7 @@ describe("validateConfig", () => {
         plugins: [{ name: "blog", path: "blog", include: undefined, exclude: [] }],
         api: true,
         sitemap: false,
+        maxFileSize: 10 * 1024 * 1024,
       },
     );
   });
@@ -352,6 +355,7 @@ describe("loadConfigFile", () => {
         plugins: [{ name: "docs", path: "docs", include: undefined, exclude: [] }],
         api: true,
         sitemap: false,
+        maxFileSize: 10 * 1024 * 1024,
       });
     });
   });
@@ -413,6 +417,7 @@ describe("loadConfigObject", () => {
         plugins: [{ name: "faq", path: "faq", include: undefined, exclude: [] }],
         api: true,
         sitemap: false,
+        maxFileSize: 10 * 1024 * 1024,
       });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -636,7 +636,6 @@ describe("SPEC 4: front matter syntax", () => {
       "docs/w-authors.md": ["authors: 42", "authors", /\bauthors\b/],
       "docs/w-negative.md": ["time: -1", "time", /\btime\b/],
       "docs/w-text.md": ['time: "x"', "time", /\btime\b/],
-      "docs/w-draft.md": ['draft: "yes"', "draft", /\bdraft\b/],
       "docs/w-fraction.md": ["time: 2.5", "time", /\btime\b/],
     };
     await withSite(
@@ -645,7 +644,6 @@ describe("SPEC 4: front matter syntax", () => {
         const items = await feedMap(s);
         assert.deepEqual(Object.keys(items).sort(), [
           "docs/w-authors",
-          "docs/w-draft",
           "docs/w-fraction",
           "docs/w-negative",
           "docs/w-tags",
@@ -661,7 +659,6 @@ describe("SPEC 4: front matter syntax", () => {
         assert.equal(items["docs/w-negative"].time, 1);
         assert.equal(items["docs/w-text"].time, 1);
         assert.equal(items["docs/w-fraction"].time, 1);
-        assert.equal(items["docs/w-draft"].title, "w-draft");
         assert.equal(
           s.log.warnings().length,
           Object.keys(files).length,
@@ -683,7 +680,6 @@ describe("SPEC 4: front matter syntax", () => {
       "docs/v-slug.md": ["slug: { a: 1 }", /\bslug\b/],
       "docs/v-indexable.md": ['indexable: "no"', /\bindexable\b/],
       "docs/v-searchable.md": ["searchable: 0", /\bsearchable\b/],
-      "docs/v-unlisted.md": ['unlisted: "true"', /\bunlisted\b/],
       "docs/v-deprecated.md": ['deprecated: "soon"', /\bdeprecated\b/],
     };
     await withSite(
@@ -697,7 +693,6 @@ describe("SPEC 4: front matter syntax", () => {
           "docs/v-indexable",
           "docs/v-searchable",
           "docs/v-slug",
-          "docs/v-unlisted",
         ]);
         assert.equal(items["docs/v-description"].description, LONG);
         assert.equal(items["docs/v-image"].image, null);
@@ -709,6 +704,35 @@ describe("SPEC 4: front matter syntax", () => {
           const found = warningsAbout(s, file);
           assert.equal(found.length, 1, `${file}: ${warnings.join("\n")}`);
           assert.match(found[0], key);
+        }
+      },
+    );
+  });
+
+  it("fails closed: a draft or unlisted value that is not a boolean counts as true, with a warning", async () => {
+    const files: Record<string, [string, RegExp]> = {
+      "docs/x-yes.md": ["draft: yes", /\bdraft\b/],
+      "docs/x-quoted.md": ['draft: "true"', /\bdraft\b/],
+      "docs/x-number.md": ["draft: 1", /\bdraft\b/],
+      "docs/x-typo.md": ["draft: flase", /\bdraft\b/],
+      "docs/x-unlisted.md": ['unlisted: "yes"', /\bunlisted\b/],
+    };
+    await withSite(
+      { ...wrongTyped(files), "docs/x-published.md": md({ draft: false }, LONG) },
+      async (s) => {
+        assert.deepEqual(await feedPaths(s), ["docs/x-published"]);
+        for (const name of ["x-yes", "x-quoted", "x-number", "x-typo"]) {
+          assert.equal((await s.request(`/docs/${name}.json`)).status, 404, name);
+        }
+        // Unlisted: out of the feed, still served by its link (SPEC 7).
+        assert.equal((await s.request("/docs/x-unlisted.json")).status, 200);
+        const warnings = s.log.warnings();
+        assert.equal(warnings.length, Object.keys(files).length, warnings.join("\n"));
+        for (const [file, [, key]] of Object.entries(files)) {
+          const found = warningsAbout(s, file);
+          assert.equal(found.length, 1, `${file}: ${warnings.join("\n")}`);
+          assert.match(found[0], key);
+          assert.match(found[0], /\btrue\b/);
         }
       },
     );

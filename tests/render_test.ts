@@ -14,6 +14,7 @@ import {
   type ParsedFile,
   renderFeed,
   renderFeedBytes,
+  renderFullFeed,
 } from "../mod.ts";
 import { FEED_KEYS, LONG } from "./helpers.ts";
 
@@ -141,9 +142,11 @@ describe("feed bytes", () => {
         JSON.stringify(filters),
       );
     }
-    // The full feed is one buffer, made once and served again.
+    // The full feed is one buffer, made once (the service keeps it) and served itself, not a copy.
     const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
-    assert.equal(renderFeedBytes(index, all, base), renderFeedBytes(index, all, base));
+    const full = renderFullFeed(index, base);
+    assert.equal(renderFeedBytes(index, all, base, full), full.bytes);
+    assert.equal(renderFeedBytes(index, all, base, full), renderFeedBytes(index, all, base, full));
     // Another base URL (a Host header) gets its own links.
     const other = decode(renderFeedBytes(index, all, "https://other.example"));
     assert.equal(other, expected(index, index.feed, index.feed.length, "https://other.example"));

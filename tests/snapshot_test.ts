@@ -55,10 +55,14 @@ describe("edge snapshot", () => {
         encoding: "utf8",
         stdio: ["ignore", "pipe", "ignore"],
       });
-      assert.match(printed, /wrote .*: 7 files/);
+      // Seven content files, one of them a draft: a snapshot holds only what the routes serve (SPEC 10).
+      assert.match(printed, /wrote .*: 6 files/);
       await removeSite(site);
-      const snapshot = JSON.parse(await readFile(out, "utf8")) as Snapshot;
-      assert.equal(snapshot.files.length, 7);
+      const text = await readFile(out, "utf8");
+      const snapshot = JSON.parse(text) as Snapshot;
+      assert.equal(snapshot.files.length, 6);
+      assert.ok(!text.includes("Draft"), "no draft in the snapshot");
+      assert.ok(snapshot.files.every((f) => !("attrs" in f)), "no raw front matter");
       assert.ok(snapshot.files.every((f) => /^[0-9a-f]{64}$/.test(f.checksum) && f.mtime > 0));
       const fromSnapshot = await serveAll(await createContentApi({ snapshot: out, now: () => 0 }));
       assert.deepEqual(fromSnapshot, fromFiles);

@@ -174,6 +174,31 @@ export function parseQuery(
   return { filters };
 }
 
+/**
+ * The one spelling of a query's filters: equal for every query that asks
+ * for the same answer (`limit=7` and `limit=007`, `search=Café` and
+ * `search=cafe`, an empty parameter and none), so a response cache keeps
+ * one representation per answer, not one per spelling (SPEC 9).
+ *
+ * @example
+ * ```ts
+ * import { filtersKey, parseQuery } from "./query.ts";
+ * const vocabulary = { types: ["docs"], categories: ["doc"] };
+ * const a = parseQuery(new URLSearchParams("limit=007&search=Caf%C3%A9"), vocabulary).filters!;
+ * const b = parseQuery(new URLSearchParams("search=cafe&limit=7&tag="), vocabulary).filters!;
+ * filtersKey(a) === filtersKey(b); // true
+ * ```
+ */
+export function filtersKey(filters: Filters): string {
+  const parts: [string, string][] = [];
+  for (const key of FEED_PARAMETERS) {
+    const value = filters[key];
+    if (value === undefined || (key === "page" && filters.limit === undefined)) continue;
+    parts.push([key, Array.isArray(value) ? value.join(" ") : String(value)]);
+  }
+  return new URLSearchParams(parts).toString();
+}
+
 function problem(parameter: string, detail: string) {
   return { problem: { parameter, detail } };
 }

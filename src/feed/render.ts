@@ -48,18 +48,12 @@ export function itemJson(item: Item, base: string): string {
  * ranges, so no request serializes an item or encodes a string, and no
  * copy of the feed is kept but the one served.
  */
-interface FeedBytes {
+export interface FeedBytes {
+  /** The full feed document. */
   readonly bytes: Uint8Array;
   /** Byte offset of `index.feed[i]`'s object; `starts[n]` is one past the closing `]`'s offset. */
   readonly starts: Uint32Array;
 }
-
-/** Per index, each feed item's place in `index.feed`. */
-const places = new WeakMap<Index, Map<Item, number>>();
-/** Per index and base URL, the full feed's bytes (made on first use). */
-const feeds = new WeakMap<Index, Map<string, FeedBytes>>();
-/** Base URLs come from Host headers when no URL is configured: keep only a few. */
-const MAX_BASES = 8;
 
 function metaJson(count: number, total: number, base: string, generated: string): string {
   return `{"meta":{"count":${count},"total":${total},"url":${
@@ -67,12 +61,19 @@ function metaJson(count: number, total: number, base: string, generated: string)
   },"generated":${JSON.stringify(generated)}},"data":[`;
 }
 
-function feedBytes(index: Index, base: string): FeedBytes {
-  let bases = feeds.get(index);
-  if (!bases) feeds.set(index, bases = new Map());
-  let made = bases.get(base);
-  if (made) return made;
-  if (bases.size >= MAX_BASES) bases.delete(bases.keys().next().value!);
+/**
+ * Writes the full feed of an index for a base URL (SPEC 6) straight into
+ * one buffer, with each item's byte offset, for {@link renderFeedBytes} to
+ * cut pages from. Pure; the caller keeps the result as long as it likes.
+ *
+ * @example
+ * ```ts
+ * import { renderFullFeed } from "./render.ts";
+ * const full = renderFullFeed(index, "https://example.com");
+ * new TextDecoder().decode(full.bytes); // '{"meta":{"count":…'
+ * ```
+ */
+export function renderFullFeed(index: Index, base: string): FeedBytes {
   const items = index.feed;
   const starts = new Uint32Array(items.length + 1);
   // One buffer written in place: its size is guessed from a sample of items
@@ -117,28 +118,18 @@ function feedBytes(index: Index, base: string): FeedBytes {
   write("]}");
   starts[items.length] = at - 1;
   // A guess far over the size would hold memory for nothing: copy it out then.
-  made = {
+  return {
     bytes: bytes.length - at > at / 8 ? bytes.slice(0, at) : bytes.subarray(0, at),
     starts,
   };
-  bases.set(base, made);
-  return made;
-}
-
-function placesOf(index: Index): Map<Item, number> {
-  let map = places.get(index);
-  if (!map) {
-    map = new Map();
-    index.feed.forEach((item, i) => map!.set(item, i));
-    places.set(index, map);
-  }
-  return map;
 }
 
 /**
  * The feed document (SPEC 6) as UTF-8 bytes: `meta` (count, total, url,
- * generated) and `data`. The full feed is made once per index and base URL;
- * any other page is copied out of it.
+ * generated) and `data`. A page is copied out of the full feed's bytes,
+ * which are written first unless `full` (from {@link renderFullFeed}, for
+ * the same index and base) is given; the full feed is those bytes
+ * themselves.
  *
  * @example
  * ```ts
@@ -147,14 +138,17 @@ function placesOf(index: Index): Map<Item, number> {
  * const bytes = renderFeedBytes(index, paginate(filterItems(index, { page: 1 }), { page: 1 }), "https://example.com");
  * ```
  */
-export function renderFeedBytes(index: Index, page: Page, base: string): Uint8Array {
-  const full = feedBytes(index, base);
+export function renderFeedBytes(
+  index: Index,
+  page: Page,
+  base: string,
+  full: FeedBytes = renderFullFeed(index, base),
+): Uint8Array {
   if (page.items === index.feed) return full.bytes;
-  const place = placesOf(index);
   const { bytes, starts } = full;
   const head = encoder.encode(metaJson(page.items.length, page.total, base, index.generated));
   const ranges = page.items.map((item) => {
-    const i = place.get(item);
+    const i = index.feedPlace.get(item);
     if (i === undefined) throw new Error(`${item.id} is not in the feed`);
     return i;
   });

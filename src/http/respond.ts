@@ -4,8 +4,8 @@ import { PROBLEM_TYPE, problemBody } from "./problem.ts";
 
 /** One encoding of a representation, with its complete response headers precomputed. */
 interface Variant {
-  /** The body, when responses are built per request (`undefined` with `built`). */
-  readonly bytes: Uint8Array | undefined;
+  /** The encoded body. */
+  readonly bytes: Uint8Array;
   /** Quoted strong ETag of exactly these bytes. */
   readonly etag: string;
   readonly ok: Record<string, string>;
@@ -29,6 +29,11 @@ export interface Representation {
   readonly shared: Record<string, string>;
   /** The ETags of every variant made so far: any of them revalidates. */
   readonly etags: Set<string>;
+  /**
+   * Bytes this representation holds: its body, each encoding made so far,
+   * and the copies that built responses hold (`cloneResponses`).
+   */
+  readonly held: () => number;
 }
 
 /** HTTP settings that are the same for every response. */
@@ -59,11 +64,9 @@ async function etagOf(bytes: Uint8Array): Promise<string> {
   return `"${(await sha256Hex(bytes)).slice(0, 32)}"`;
 }
 
-async function makeVariant(
-  rep: Omit<Representation, "variants">,
-  coding: string,
-  settings: HttpSettings,
-): Promise<Variant> {
+type Parts = Omit<Representation, "variants" | "held"> & { size: number };
+
+async function makeVariant(rep: Parts, coding: string, settings: HttpSettings): Promise<Variant> {
   const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
   const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
   rep.etags.add(etag);
@@ -78,20 +81,17 @@ async function makeVariant(
     if (rep.shared[name] !== undefined) notModified[name] = rep.shared[name];
   }
   const R = settings.Response ?? Response;
-  const variant: Variant = settings.cloneResponses
+  const built = settings.cloneResponses
     ? {
-      bytes: undefined, // the built 200 holds the body
-      etag,
-      ok,
-      notModified,
-      built: {
-        ok: new R(bytes as Uint8Array<ArrayBuffer>, { headers: ok }),
-        notModified: new R(null, { status: 304, headers: notModified }),
-      },
+      ok: new R(bytes as Uint8Array<ArrayBuffer>, { headers: ok }),
+      notModified: new R(null, { status: 304, headers: notModified }),
     }
-    : { bytes, etag, ok, notModified, built: undefined };
-  rep.ready.set(coding, variant);
-  return variant;
+    : undefined;
+  rep.ready.set(coding, { bytes, etag, ok, notModified, built });
+  // A built response holds a copy of its body (Deno copies what it is given).
+  const grown = (coding === "identity" ? 0 : bytes.length) + (built ? bytes.length : 0);
+  rep.size += grown;
+  return rep.ready.get(coding)!;
 }
 
 // The 304's fields: the validators and caching fields RFC 9110 15.4.5 asks
@@ -122,7 +122,6 @@ export async function represent(
   body: string | Uint8Array,
   settings: HttpSettings,
   lastModified: number,
-  extra?: Record<string, string>,
 ): Promise<Representation> {
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
   const seconds = Math.floor(lastModified / 1000) * 1000;
@@ -132,22 +131,28 @@ export async function represent(
     "Content-Type": type,
     "Last-Modified": new Date(seconds).toUTCString(),
     "Vary": "Accept-Encoding",
-    ...extra,
   };
   const etag = await etagOf(bytes);
-  const rep = {
+  const parts: Parts = {
     bytes,
     etag,
     lastModified: seconds,
     shared,
     etags: new Set([etag]),
     ready: new Map<string, Variant>(),
+    size: bytes.length,
   };
-  const variants = new Map([["identity", makeVariant(rep, "identity", settings)]]);
-  await variants.get("identity");
-  return { ...rep, variants };
+  const rep: Parts & Representation = Object.assign(parts, {
+    variants: new Map<string, Promise<Variant>>(),
+    held: () => parts.size,
+  });
+  const identity = makeVariant(rep, "identity", settings);
+  rep.variants.set("identity", identity);
+  await identity;
+  return rep;
 }
 
+/** Codings chosen per `Accept-Encoding` value seen; bounded, since clients choose the values. */
 const negotiated = new Map<string, string>();
 
 /**
@@ -169,11 +174,18 @@ export async function sendRepresentation(
   request: Request,
   rep: Representation,
   settings: HttpSettings,
+  extra?: Record<string, string>,
 ): Promise<Response> {
   const coding = codingFor(request, rep);
   let pending = rep.variants.get(coding);
-  if (!pending) rep.variants.set(coding, pending = makeVariant(rep, coding, settings));
-  return answer(request, rep, await pending, settings);
+  if (!pending) {
+    // Every representation is made by `represent`, whose object is its parts too.
+    rep.variants.set(
+      coding,
+      pending = makeVariant(rep as Parts & Representation, coding, settings),
+    );
+  }
+  return answer(request, rep, await pending, settings, extra);
 }
 
 /**
@@ -191,25 +203,31 @@ export function answerNow(
   request: Request,
   rep: Representation,
   settings: HttpSettings,
+  extra?: Record<string, string>,
 ): Response | undefined {
   const variant = rep.ready.get(codingFor(request, rep));
-  return variant && answer(request, rep, variant, settings);
+  return variant && answer(request, rep, variant, settings, extra);
 }
 
+/**
+ * @param extra headers of this request's answer alone (a page's `Link`,
+ *   which keeps the request's own spelling of its query), after the shared ones
+ */
 function answer(
   request: Request,
   rep: Representation,
   variant: Variant,
   settings: HttpSettings,
+  extra: Record<string, string> | undefined,
 ): Response {
   const R = settings.Response ?? Response;
-  const built = variant.built;
+  const built = extra ? undefined : variant.built;
   if (notModified(request, rep)) {
     return built?.notModified.clone() ?? new R(null, { status: 304, headers: variant.notModified });
   }
-  if (request.method === "HEAD") return new R(null, { status: 200, headers: variant.ok });
-  return built?.ok.clone() ??
-    new R(variant.bytes as Uint8Array<ArrayBuffer>, { headers: variant.ok });
+  const headers = extra ? { ...variant.ok, ...extra } : variant.ok;
+  if (request.method === "HEAD") return new R(null, { status: 200, headers });
+  return built?.ok.clone() ?? new R(variant.bytes as Uint8Array<ArrayBuffer>, { headers });
 }
 
 function codingFor(request: Request, rep: Representation): string {

@@ -47,6 +47,8 @@ export interface Index {
   readonly items: readonly Item[];
   /** The feed-eligible items, in feed order. */
   readonly feed: readonly Item[];
+  /** Each feed item's position in `feed` (a page copies its items' bytes out of the full feed's). */
+  readonly feedPlace: ReadonlyMap<Item, number>;
   /** Served items by `type/uri`. */
   readonly byPath: ReadonlyMap<string, Item>;
   /** Enabled types and their categories, for validation messages. */
@@ -140,6 +142,7 @@ export function buildIndex(
   const tagObjects = new Map<string, Tag>();
   const items: Item[] = [];
   const feed: Item[] = [];
+  const feedPlace = new Map<Item, number>();
   const byPath = new Map<string, Item>();
   const lists = {
     type: new Map<string, Item[]>(),
@@ -165,6 +168,7 @@ export function buildIndex(
     byPath.set(`${item.type}/${item.uri}`, item);
     if (!item.eligible) continue;
     countOf.get(d.node.file.plugin)!.feed++;
+    feedPlace.set(item, feed.length);
     feed.push(item);
     add(lists.type, item.type, item);
     add(lists.category, item.category, item);
@@ -182,6 +186,7 @@ export function buildIndex(
     generated: formatTimestamp(builtAt),
     items,
     feed,
+    feedPlace,
     byPath,
     types,
     categories,
@@ -308,14 +313,24 @@ function pluginTree(
     if (node.parentKey && !parent) continue; // its parent lost a clash
     const fields = derivedFields(node.file, `${prefix}/${node.file.path}`, warnings);
     const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
+    const isDraft = fields.draft || (parent?.draft ?? false);
     const clash = uris.get(uri);
-    if (clash) {
+    // A non-draft wins over a draft, else the first in path order (SPEC 3):
+    // a draft that takes a published file's slug never hides it.
+    if (clash && !(clash.draft && !isDraft)) {
       warnings.push({
         file: `${prefix}/${node.file.path}`,
-        message:
-          `same uri '${uri}' as ${prefix}/${clash.node.file.path} (the first in path order is kept); left out`,
+        message: `same uri '${uri}' as ${prefix}/${clash.node.file.path} (${
+          clash.draft === isDraft ? "the first in path order is kept" : "a draft loses to it"
+        }); left out`,
       });
       continue;
+    }
+    if (clash) {
+      warnings.push({
+        file: clash.file,
+        message: `same uri '${uri}' as ${prefix}/${node.file.path} (a draft loses to it); left out`,
+      });
     }
     const draft: Draft = {
       id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
@@ -325,7 +340,7 @@ function pluginTree(
       fields,
       plugin,
       uri,
-      draft: fields.draft || (parent?.draft ?? false),
+      draft: isDraft,
       time: fields.time,
       parent,
       children: [],

@@ -5,6 +5,7 @@ import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./people.ts";
 import { preview } from "./preview.ts";
 import { countWords, readingTime } from "./reading_time.ts";
+import { quoteValue } from "../quote.ts";
 
 /**
  * The fields of an item that depend on its file alone (SPEC 4). Fields that
@@ -66,7 +67,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     warnings.push({
       file: shown,
       message: `front matter '${key}': expected ${expected}, got ${
-        JSON.stringify(attrs[key]) ?? String(attrs[key])
+        quoteValue(attrs[key])
       }; using ${fallback}`,
     });
   const str = (key: string): string | undefined => {
@@ -149,8 +150,17 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     } else warn("time", "a non-negative integer of minutes", "the reading time");
   }
 
-  const draft = bool("draft") ?? false;
-  const unlisted = bool("unlisted") ?? false;
+  // Fail closed (SPEC 4): `draft: yes` is a string in YAML 1.2, and a typo
+  // must never publish a draft.
+  const hiding = (key: string): boolean => {
+    const value = attrs[key];
+    if (value == null) return false;
+    if (typeof value === "boolean") return value;
+    warn(key, "true or false", "true (a value that is not false hides the item)");
+    return true;
+  };
+  const draft = hiding("draft");
+  const unlisted = hiding("unlisted");
   let deprecated = false;
   if (attrs.deprecated != null) {
     if (typeof attrs.deprecated === "boolean") deprecated = attrs.deprecated;

@@ -1,3 +1,4 @@
+import { quoteValue } from "../quote.ts";
 import { slugify } from "../slugify.ts";
 
 /** An author or a tag as the feed prints it (tags add `count` at render time). */
@@ -33,7 +34,7 @@ export function parseAuthors(value: unknown): { value: NameSlug[]; problem?: str
   for (const entry of list) {
     const author = toNameSlug(entry, true);
     if (author) out.push(author);
-    else problem = `an entry is not a name or {name, slug}: ${JSON.stringify(entry)}`;
+    else problem = `an entry is not a name or {name, slug}: ${quoteValue(entry)}`;
   }
   return { value: dedupe(out), problem };
 }
@@ -57,9 +58,7 @@ export function parseTags(value: unknown): { value: NameSlug[]; problem?: string
   for (const entry of list) {
     const tag = toNameSlug(entry, false);
     if (tag) out.push(tag);
-    else {problem = `an entry is not a tag name with letters a-z or digits: ${
-        JSON.stringify(entry)
-      }`;}
+    else problem = `an entry is not a tag name with letters a-z or digits: ${quoteValue(entry)}`;
   }
   return { value: dedupe(out), problem };
 }

@@ -3,10 +3,19 @@
 // checks are needed.
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import {
+  close,
+  closeSync,
+  constants,
+  fstat,
+  fstatSync,
+  open,
+  openSync,
+  read,
   readdirSync,
   readFile as readFileCallback,
-  readFileSync,
+  readSync,
   realpathSync,
+  type Stats,
   statSync,
   watch,
 } from "node:fs";
@@ -105,21 +114,20 @@ export async function listFiles(
     }
     : { realpath, readdir: (path: string) => readdir(path, { withFileTypes: true }), stat };
   const out: FoundFile[] = [];
-  let realRoot: string;
+  let realRoot: string, realFolder: string;
   try {
     realRoot = await io.realpath(root);
+    realFolder = await io.realpath(folder);
   } catch {
     return out;
   }
   const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
+  // Real paths of the folders visited, so a link back to an ancestor ends.
   const seen = new Set<string>();
-  const visit = async (abs: string, rel: string): Promise<void> => {
-    let real: string;
-    try {
-      real = await io.realpath(abs);
-    } catch {
-      return;
-    }
+  // A folder's real path is its parent's plus its name, unless it is reached
+  // through a link: only links are resolved, so listing stays linear in the
+  // number of folders however deep they nest.
+  const visit = async (abs: string, rel: string, real: string): Promise<void> => {
     if (!inside(real) || seen.has(real)) return;
     seen.add(real);
     let entries;
@@ -135,11 +143,13 @@ export async function listFiles(
       if (name.startsWith(".") || name.startsWith("_")) continue;
       const childAbs = `${abs}/${name}`;
       const childRel = rel ? `${rel}/${name}` : name;
+      let childReal = `${real}/${name}`;
       let isDir = entry.isDirectory(), isFile = entry.isFile();
+      let other = !isDir && !isFile && !entry.isSymbolicLink() ? direntKind(entry) : undefined;
       if (entry.isSymbolicLink()) {
         try {
-          const target = await io.realpath(childAbs);
-          if (!inside(target)) {
+          childReal = await io.realpath(childAbs);
+          if (!inside(childReal)) {
             unreadable(
               childRel,
               "a symbolic link that leads outside the content root; not followed",
@@ -149,18 +159,33 @@ export async function listFiles(
           const info = await io.stat(childAbs);
           isDir = info.isDirectory();
           isFile = info.isFile();
+          if (!isDir && !isFile) other = direntKind(info);
         } catch {
           unreadable(childRel, "a broken symbolic link");
           continue;
         }
       }
-      if (isDir) folders.push(visit(childAbs, childRel));
-      else if (isFile && keep(childRel)) out.push({ path: childRel, abs: childAbs });
+      if (isDir) folders.push(visit(childAbs, childRel, childReal));
+      else if (keep(childRel)) {
+        if (isFile) out.push({ path: childRel, abs: childAbs });
+        else unreadable(childRel, `not a regular file (${other ?? "of an unknown kind"})`);
+      }
     }
     await Promise.all(folders);
   };
-  await visit(folder, "");
+  await visit(folder, "", realFolder);
   return out;
+}
+
+type Kind = Pick<Stats, "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">;
+
+/** What a file that is not regular is, for the warning that names it. */
+function direntKind(entry: Kind): string {
+  if (entry.isFIFO()) return "a FIFO";
+  if (entry.isSocket()) return "a socket";
+  if (entry.isCharacterDevice()) return "a character device";
+  if (entry.isBlockDevice()) return "a block device";
+  return "of an unknown kind";
 }
 
 /**
@@ -225,19 +250,114 @@ export function readBytes(path: string): Promise<Uint8Array> {
 }
 
 /**
- * Reads a file's bytes synchronously: for a thread that has nothing else to
- * do meanwhile (the start-up helper, or the first load, before anything is
- * served), where it costs about half the asynchronous read's time and
- * processor (no thread hop per file).
+ * What reading a content file found: its bytes, or why they were not read.
+ * Only regular files are read (SPEC 3): a FIFO, a socket or a device is
+ * never read from, and a file over the size limit is not read at all.
+ */
+export type FileRead =
+  | {
+    readonly kind: "file";
+    readonly bytes: Uint8Array;
+    readonly mtime: number;
+    readonly size: number;
+  }
+  | { readonly kind: "too large"; readonly mtime: number; readonly size: number }
+  | { readonly kind: "not a regular file"; readonly what: string };
+
+// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer,
+// holding a thread of the runtime's I/O pool (or the main thread) forever.
+// Opened this way, nothing waits, and fstat on the open file tells what it
+// is before any byte is read, with no window for it to be swapped between a
+// stat and the read.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** What a path that is not a regular file is, for the warning that names it. */
+function whatIs(info: Stats): string {
+  return info.isDirectory() ? "a folder" : direntKind(info);
+}
+
+function classify(info: Stats, maxSize: number): FileRead | undefined {
+  if (!info.isFile()) return { kind: "not a regular file", what: whatIs(info) };
+  if (info.size > maxSize) return { kind: "too large", mtime: info.mtimeMs, size: info.size };
+  return undefined;
+}
+
+/**
+ * Reads a regular file of at most `maxSize` bytes with blocking calls: for
+ * a thread that has nothing else to do meanwhile (the start-up helper, or the
+ * first load, before anything is served). A FIFO or device is opened without
+ * waiting and closed unread; a larger file is closed unread. Throws an error
+ * with a `code` when the file cannot be opened.
  *
  * @example
  * ```ts
- * import { readBytesSync } from "./fs.ts";
- * const bytes = readBytesSync("/site/content/docs/intro.md");
+ * import { readRegularFileSync } from "./fs.ts";
+ * const read = readRegularFileSync("/site/content/docs/intro.md", 10 * 1024 * 1024);
+ * if (read.kind === "file") console.log(read.bytes.length);
  * ```
  */
-export function readBytesSync(path: string): Uint8Array {
-  return readFileSync(path);
+export function readRegularFileSync(path: string, maxSize: number): FileRead {
+  const fd = openSync(path, OPEN_FLAGS);
+  try {
+    const info = fstatSync(fd);
+    const skipped = classify(info, maxSize);
+    if (skipped) return skipped;
+    // At most the size fstat gave: a file that grows while it is read is read as it was.
+    const bytes = new Uint8Array(info.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const got = readSync(fd, bytes, at, bytes.length - at, at);
+      if (got === 0) break;
+      at += got;
+    }
+    const read = at === bytes.length ? bytes : bytes.subarray(0, at);
+    return { kind: "file", bytes: read, mtime: info.mtimeMs, size: info.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * {@link readRegularFileSync} without blocking the thread: for reloads and
+ * requests, while the server answers others.
+ *
+ * @example
+ * ```ts
+ * import { readRegularFile } from "./fs.ts";
+ * const read = await readRegularFile("/site/content/docs/intro.md", 10 * 1024 * 1024);
+ * ```
+ */
+export function readRegularFile(path: string, maxSize: number): Promise<FileRead> {
+  // Callback forms: under Deno each costs about half its promise form.
+  return new Promise((resolve, reject) => {
+    open(path, OPEN_FLAGS, (error, fd) => {
+      if (error) return reject(error);
+      const finish = (outcome: FileRead | Error) =>
+        close(fd, () => outcome instanceof Error ? reject(outcome) : resolve(outcome));
+      fstat(fd, (error, info) => {
+        if (error) return finish(error);
+        const skipped = classify(info, maxSize);
+        if (skipped) return finish(skipped);
+        const bytes = new Uint8Array(info.size);
+        const done = (at: number) =>
+          finish({
+            kind: "file",
+            bytes: at === bytes.length ? bytes : bytes.subarray(0, at),
+            mtime: info.mtimeMs,
+            size: info.size,
+          });
+        const more = (at: number): void => {
+          if (at >= bytes.length) return done(at);
+          read(fd, bytes, at, bytes.length - at, at, (error, got) => {
+            if (error) return finish(error);
+            if (got === 0) return done(at);
+            more(at + got);
+          });
+        };
+        more(0);
+      });
+    });
+  });
 }
 
 /**

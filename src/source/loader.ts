@@ -1,5 +1,5 @@
 import type { ContentConfig } from "../config.ts";
-import { fileSelector } from "../index/tree.ts";
+import { fileSelector, isContentPath } from "../index/tree.ts";
 import { PLUGINS } from "../plugins.ts";
 import { entryInfo, type FoundFile, listFiles, type Stamp, stampAll } from "./fs.ts";
 import { isWarning } from "./parse.ts";
@@ -19,6 +19,8 @@ export interface Loaded {
   readonly helped: number;
   /** Whether anything differs from the previous load (a file read, added or removed). */
   readonly changed: boolean;
+  /** Whether every plugin folder was listed (not only named paths looked at). */
+  readonly listed: boolean;
 }
 
 /** Reads content folders and remembers what it read, so a reload reads only what changed. */
@@ -83,7 +85,8 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
     read: number,
     helped: number,
     changed: boolean,
-  ) => {
+    listed: boolean,
+  ): Loaded => {
     cache = next;
     listingWarnings = listing;
     const warnings = [...listing];
@@ -92,13 +95,15 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
       if (isWarning(result)) warnings.push(result);
       else files.push(result);
     }
-    return { files, warnings, read, helped, changed };
+    return { files, warnings, read, helped, changed, listed };
   };
 
+  let listedOnce = false;
   const full = async (): Promise<Loaded> => {
     // The first load blocks on its I/O (nothing is served before it ends) and
     // has nothing to compare with, so each read stats its own file.
-    const first = cache.size === 0;
+    const first = !listedOnce;
+    listedOnce = true;
     const next = new Map<string, Entry>();
     const listing: Warning[] = [];
     const todo: ReadJob[] = [];
@@ -116,7 +121,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
       for (const file of found) {
         const old = cache.get(file.abs);
         if (old && old.mtime === file.mtime && old.size === file.size) next.set(file.abs, old);
-        else todo.push(job(file, plugin.name, shown(file.path)));
+        else todo.push(job(file, plugin.name, shown(file.path), config.maxFileSize));
       }
     }
     const helped = await readAll(todo, next, todo.length >= helperFrom, first, keepText);
@@ -125,49 +130,72 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
       key(listing) !== key(listingWarnings);
-    return finish(next, listing, todo.length, helped, changed);
+    return finish(next, listing, todo.length, helped, changed, true);
   };
 
   return {
     async load(paths, reread = false) {
-      if (!paths || cache.size === 0) return await full();
-      // Only the named paths: a changed, added or removed file costs one stat and one read.
+      if (!paths || !listedOnce) return await full();
+      // Only the named paths: a changed, added or removed file costs one stat
+      // and one read. Anything else (a folder, a link, a plugin folder or one
+      // above it, a file that replaced a folder, something that is not a
+      // regular file) is listed again in full, which reads only what changed.
       const next = new Map(cache);
       const todo: ReadJob[] = [];
       let removed = false;
       for (const abs of new Set(paths)) {
         const owner = selectors.find((s) => abs.startsWith(s.folder));
-        if (!owner) continue; // outside every plugin folder (services.yaml, other files)
-        const info = await entryInfo(abs);
-        if (info.kind === "folder" || info.kind === "link") return await full();
+        if (!owner) {
+          if (selectors.some((s) => s.folder.startsWith(`${abs}/`))) return await full();
+          continue; // outside every plugin folder (services.yaml, other files)
+        }
         const path = abs.slice(owner.folder.length);
+        if (!isContentPath(path)) continue; // editors' swap files, `_drafts/`, `.git/`
+        const info = await entryInfo(abs);
         if (info.kind === "missing") {
           if (next.delete(abs)) removed = true;
-          else if ([...next.keys()].some((key) => key.startsWith(`${abs}/`))) return await full();
+          else if (holdsUnder(next, abs)) return await full();
           continue;
         }
-        if (info.kind !== "file" || !owner.select(path)) continue;
+        if (info.kind !== "file" || holdsUnder(next, abs)) return await full();
+        if (!owner.select(path)) continue;
         const old = next.get(abs);
         if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
         const found = { path, abs, mtime: info.mtime, size: info.size };
-        todo.push(job(found, owner.plugin.name, `${owner.plugin.path}/${path}`));
+        todo.push(
+          job(found, owner.plugin.name, `${owner.plugin.path}/${path}`, config.maxFileSize),
+        );
       }
       const helped = await readAll(todo, next, todo.length >= helperFrom, false, keepText);
-      return finish(next, listingWarnings, todo.length, helped, todo.length > 0 || removed);
+      const changed = todo.length > 0 || removed;
+      return finish(next, listingWarnings, todo.length, helped, changed, false);
     },
   };
+}
+
+/** Whether the loader holds a file below `folder` (a folder that is gone, or now a file). */
+function holdsUnder(entries: ReadonlyMap<string, unknown>, folder: string): boolean {
+  const prefix = `${folder}/`;
+  for (const abs of entries.keys()) if (abs.startsWith(prefix)) return true;
+  return false;
 }
 
 /** A read file as the loader keeps it: with its text, or without (`keepText: false`). */
 type Entry = Omit<ReadResult, "result"> & { readonly result: IndexedFile | Warning };
 
-const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
+const job = (
+  found: FoundFile & Partial<Stamp>,
+  plugin: string,
+  shown: string,
+  maxSize: number,
+): ReadJob => ({
   abs: found.abs,
   plugin,
   path: found.path,
   shown,
   mtime: found.mtime,
   size: found.size,
+  maxSize,
 });
 
 /**

@@ -1,5 +1,7 @@
 import { inLanes } from "../lanes.ts";
-import { readBytes, readBytesSync, stampOf } from "./fs.ts";
+import { DEFAULT_MAX_FILE_SIZE } from "../config.ts";
+import { formatSize } from "../size.ts";
+import { type FileRead, readRegularFile, readRegularFileSync } from "./fs.ts";
 import { sha256Hex } from "./hash.ts";
 import { parseBody, parseFile } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
@@ -21,6 +23,8 @@ export interface ReadJob {
    */
   readonly mtime?: number;
   readonly size?: number;
+  /** Larger files are left out with a warning, unread (config `max_file_size`). */
+  readonly maxSize: number;
 }
 
 /** What reading one file gave: the parsed file or a warning, and the mtime to remember. */
@@ -37,32 +41,50 @@ export interface ReadResult {
  * becomes a warning, never an exception. The same function runs on the main
  * thread and in the start-up helper worker, so both give equal results.
  *
- * @param blocking read with the synchronous call (see {@link readBytesSync})
+ * @param blocking read with blocking calls (see {@link readRegularFileSync})
  *
  * @example
  * ```ts
  * import { readContentFile } from "./read_file.ts";
  * const { result } = await readContentFile({
- *   abs: "/site/content/docs/intro.md", plugin: "docs", path: "intro.md", shown: "docs/intro.md", mtime: 0,
+ *   abs: "/site/content/docs/intro.md", plugin: "docs", path: "intro.md", shown: "docs/intro.md",
+ *   maxSize: 10 * 1024 * 1024,
  * });
  * ```
  */
 export async function readContentFile(job: ReadJob, blocking = false): Promise<ReadResult> {
   const { abs } = job;
-  let size = job.size ?? NaN;
+  const warning = (message: string) => ({ file: job.shown, message });
+  let read: FileRead;
   try {
-    let mtime = job.mtime;
-    if (mtime === undefined || job.size === undefined) ({ mtime, size } = stampOf(abs));
-    const bytes = blocking ? readBytesSync(abs) : await readBytes(abs);
-    const checksum = await sha256Hex(bytes);
-    const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
-    return { abs, result: parseFile(bytes, meta, job.shown), mtime, size };
+    read = blocking
+      ? readRegularFileSync(abs, job.maxSize)
+      : await readRegularFile(abs, job.maxSize);
   } catch (error) {
     const code = (error as { code?: string }).code ?? "read error";
     // A permission fix does not change the mtime, so an unreadable file is never reused.
-    const result = { file: job.shown, message: `cannot be read (${code}); left out` };
-    return { abs, result, mtime: NaN, size };
+    return { abs, result: warning(`cannot be read (${code}); left out`), mtime: NaN, size: NaN };
   }
+  if (read.kind === "not a regular file") {
+    return {
+      abs,
+      result: warning(`not a regular file (${read.what}); left out`),
+      mtime: NaN,
+      size: NaN,
+    };
+  }
+  // The listing's stamp when there is one: what the next listing compares with.
+  const mtime = job.mtime ?? read.mtime;
+  const size = job.size ?? read.size;
+  if (read.kind === "too large") {
+    const message = `${formatSize(read.size)}, larger than max_file_size (${
+      formatSize(job.maxSize)
+    }); left out`;
+    return { abs, result: warning(message), mtime, size };
+  }
+  const checksum = await sha256Hex(read.bytes);
+  const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
+  return { abs, result: parseFile(read.bytes, meta, job.shown), mtime, size };
 }
 
 /**
@@ -74,24 +96,29 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
  * @example
  * ```ts
  * import { readBody } from "./read_file.ts";
- * const body = await readBody("/site/content/docs/intro.md", item.checksum);
+ * const body = await readBody("/site/content/docs/intro.md", item.checksum, 10 * 1024 * 1024);
  * ```
  */
-export async function readBody(abs: string, checksum: string): Promise<string | undefined> {
-  let bytes: Uint8Array;
+export async function readBody(
+  abs: string,
+  checksum: string,
+  maxSize: number = DEFAULT_MAX_FILE_SIZE,
+): Promise<string | undefined> {
+  let read: FileRead;
   try {
-    bytes = await readBytes(abs);
+    read = await readRegularFile(abs, maxSize);
   } catch {
     return undefined;
   }
-  return await sha256Hex(bytes) === checksum ? parseBody(bytes) : undefined;
+  if (read.kind !== "file") return undefined;
+  return await sha256Hex(read.bytes) === checksum ? parseBody(read.bytes) : undefined;
 }
 
 /**
  * Reads the jobs that `next` hands out until it returns `undefined`,
  * 32 at a time, calling `done` with each result and its job as it finishes.
  *
- * @param blocking read with the synchronous call (see {@link readBytesSync})
+ * @param blocking read with blocking calls (see {@link readRegularFileSync})
  *
  * @example
  * ```ts
