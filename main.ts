@@ -4,6 +4,19 @@ import process from "node:process";
 import { FastResponse, serve } from "srvx";
 import { ConfigError, createContentApi } from "./mod.ts";
 
+/** Every start-up failure is one line naming the cause, and a non-zero exit (SPEC 11). */
+function fail(message: string): never {
+  console.error(`content-feed: ${message}`);
+  process.exit(1);
+}
+
+/** An error's message on one line, without colour codes or a stack. */
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // deno-lint-ignore no-control-regex -- colour codes are what it removes
+  return text.replace(/\x1b\[[0-9;]*m/g, "").split("\n")[0].trim();
+}
+
 const env = process.env;
 const port = Number(env.PORT || 8000);
 const hostname = env.HOST || "0.0.0.0";
@@ -34,20 +47,28 @@ try {
     cloneResponses: "Deno" in globalThis || "Bun" in globalThis,
   });
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`content-feed: ${error.message}`);
-  process.exit(1);
+  fail(error instanceof ConfigError ? error.message : `start-up failed: ${oneLine(error)}`);
 }
 
-const server = serve({
-  fetch: api.respond, // a cached response without a promise: about a fifth more 304s a second
-  port,
-  hostname,
-  silent: true,
-  gracefulShutdown: false, // our own handlers below close the server and exit 0
-  bun: { development: false },
-});
-await server.ready();
+let server: ReturnType<typeof serve>;
+try {
+  server = serve({
+    fetch: api.respond, // a cached response without a promise: about a fifth more 304s a second
+    port,
+    hostname,
+    silent: true,
+    gracefulShutdown: false, // our own handlers below close the server and exit 0
+    bun: { development: false },
+  });
+  await server.ready();
+} catch (error) {
+  api.close();
+  const code = (error as { code?: string }).code ?? (error as Error)?.name;
+  const cause = code === "EADDRINUSE" || code === "AddrInUse" || /in use/i.test(oneLine(error))
+    ? "the port is already in use"
+    : oneLine(error);
+  fail(`cannot listen on ${hostname}:${port}: ${cause}`);
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     api.close();

@@ -4,7 +4,7 @@ import { createHandler } from "./http/router.ts";
 import type { Item } from "./index/item.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { keepLive } from "./live.ts";
-import { createLoader } from "./source/loader.ts";
+import { type ContentLoader, createLoader } from "./source/loader.ts";
 import { readBody } from "./source/read_file.ts";
 import type { IndexedFile, Warning } from "./source/parsed_file.ts";
 import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
@@ -115,12 +115,19 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     );
   }
   let config: ContentConfig | undefined;
+  let loader: ContentLoader | undefined;
   let settings: IndexSettings;
   let load: (
     paths?: readonly string[],
     reread?: boolean,
   ) => Promise<
-    { files: readonly IndexedFile[]; warnings: Warning[]; changed: boolean; listed: boolean }
+    {
+      files: readonly IndexedFile[];
+      warnings: Warning[];
+      changed: boolean;
+      listed: boolean;
+      irregular: boolean;
+    }
   >;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
@@ -128,23 +135,24 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       : options.snapshot;
     settings = snapshotSettings(snapshot);
     const files = snapshotFiles(snapshot);
-    load = () => Promise.resolve({ files, warnings: [], changed: false, listed: true });
+    load = () =>
+      Promise.resolve({ files, warnings: [], changed: false, listed: true, irregular: false });
   } else {
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
     settings = indexSettings(config);
-    const loader = createLoader(config, { keepText: false });
-    load = (paths, reread) => loader.load(paths, reread);
+    loader = createLoader(config, { keepText: false });
+    load = (paths, reread) => loader!.load(paths, reread);
   }
   baseUrl = settings.url ?? baseUrl;
 
   let logged = new Set<string>();
-  /** Whether the last load listed every plugin folder (the watcher follows such loads up). */
-  let listed = true;
+  /** What the last load said of the content (the live loop adapts to it). */
+  let reloaded = { listed: true, irregular: false };
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
     const loaded = await load(paths, reread);
-    listed = loaded.listed;
+    reloaded = { listed: loaded.listed, irregular: loaded.irregular };
     // Unchanged content keeps its index, so `generated` and every ETag stay put.
     if (previous && !loaded.changed) return previous;
     const next = buildIndex(loaded.files, settings, now(), loaded.warnings);
@@ -196,7 +204,9 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       mode: options.watch,
       pollInterval: options.pollInterval ?? 1000,
       relistInterval: options.relistInterval ?? 60_000,
-      reload: (paths) => reloadLogged(paths).then(() => ({ listed })),
+      reload: (paths) => reloadLogged(paths).then(() => reloaded),
+      foldersChanged: () => loader!.foldersChanged(),
+      initial: reloaded,
       warn: (message) => logger.warn(message),
     })
     : undefined;

@@ -1,5 +1,13 @@
 import { watchFolder } from "./source/fs.ts";
 
+/** What a reload tells the live loop. */
+export interface Reloaded {
+  /** Whether it listed every plugin folder (not only the named paths). */
+  readonly listed: boolean;
+  /** Whether the content holds a path that is not a regular file (a FIFO, a device). */
+  readonly irregular: boolean;
+}
+
 /** How {@link keepLive} keeps an index current. */
 export interface LiveOptions {
   /** The content root to watch. */
@@ -14,13 +22,18 @@ export interface LiveOptions {
    * that were lost or coalesced (SPEC 10 "Convergence"). `0` turns it off.
    */
   readonly relistInterval: number;
+  /** Re-reads the named paths (absolute), or lists everything without `paths`. */
+  readonly reload: (paths?: readonly string[]) => Promise<Reloaded>;
   /**
-   * Re-reads the named paths (absolute), or lists everything without
-   * `paths`; resolves with whether it listed every plugin folder.
+   * Whether a folder of the last listing changed since: a few stats, made
+   * every {@link SWEEP_MS} while watching, so that files and folders
+   * added, removed or renamed are seen even when the watcher missed them.
    */
-  readonly reload: (paths?: readonly string[]) => Promise<{ listed: boolean }>;
+  readonly foldersChanged: () => boolean;
   /** Where a watcher failure is reported (the service then polls). */
   readonly warn: (message: string) => void;
+  /** What the load before this loop found (a FIFO in the content makes it poll from the start). */
+  readonly initial: Reloaded;
 }
 
 /** How long after a change event the index is rebuilt; further events in this window join it. */
@@ -32,42 +45,57 @@ const SETTLE_MS = 60;
  * it at once can pass unseen.
  */
 const FOLLOW_UP_MS = 1000;
+/** How often the folders of the last listing are stat'ed while watching. */
+export const SWEEP_MS = 1000;
 
 /**
  * Keeps an index current (SPEC 10): watches the content root and reloads
- * the paths each burst of events names, polls where watching is not
- * possible, and re-lists everything periodically and after structural
- * changes, so that the index converges on what is on disk. Returns the
- * function that stops it all.
+ * the paths each burst of events names; lists everything again when a
+ * folder changed (whatever the watcher saw), a second after a structural
+ * change, and periodically; polls where watching is not possible, and from
+ * the first time the content holds a FIFO or a device (Deno's watcher
+ * stops for good on one). Returns the function that stops it all.
  *
  * @example
  * ```ts
  * import { keepLive } from "./live.ts";
  * const stop = keepLive({
  *   root: "/site/content", mode: true, pollInterval: 1000, relistInterval: 60_000,
- *   reload: async () => ({ listed: true }), warn: console.warn,
+ *   reload: async () => ({ listed: true, irregular: false }), foldersChanged: () => false,
+ *   warn: console.warn, initial: { listed: true, irregular: false },
  * });
  * stop();
  * ```
  */
 export function keepLive(options: LiveOptions): () => void {
-  const { root, reload } = options;
+  const { root } = options;
   let closed = false;
   let stopWatching: (() => void) | undefined;
+  let poll: ReturnType<typeof setInterval> | undefined;
   let settle: ReturnType<typeof setTimeout> | undefined;
   let followUp: ReturnType<typeof setTimeout> | undefined;
-  const timers: ReturnType<typeof setInterval>[] = [];
-  const every = (ms: number, run: () => void) => {
-    if (ms > 0 && !closed) timers.push(setInterval(run, ms));
-  };
+  /** Polling because the content held a path that is not a regular file. */
+  let avoiding = false;
+
+  const reload = (paths?: readonly string[]) =>
+    options.reload(paths).then((result) => {
+      if (!closed) adapt(result);
+      return result;
+    });
   const relist = () => void reload();
-  const startPolling = () => every(options.pollInterval, relist);
+  const startPolling = () => {
+    if (poll === undefined && !closed) poll = unref(setInterval(relist, options.pollInterval));
+  };
+  const stopPolling = () => {
+    clearInterval(poll);
+    poll = undefined;
+  };
 
   // The paths named in the settle window; `undefined` when an event named
   // none, which means a full listing.
   let changed: Set<string> | undefined = new Set();
   const onChange = (name: string | undefined) => {
-    if (closed) return;
+    if (closed || avoiding) return;
     if (name === undefined) changed = undefined;
     else changed?.add(`${root}/${name}`);
     if (settle !== undefined) return;
@@ -82,24 +110,54 @@ export function keepLive(options: LiveOptions): () => void {
       });
     }, SETTLE_MS);
   };
-  if (options.mode !== "poll") {
+  const startWatching = () => {
     stopWatching = watchFolder(root, onChange, (error) => {
       options.warn(`warning: watching ${root} failed (${error}); polling instead`);
       stopWatching?.();
       stopWatching = undefined;
       startPolling();
     });
-  }
-  if (!stopWatching) startPolling();
-  every(options.relistInterval, relist);
-  // Timers must not keep a process alive that has nothing else to do.
-  for (const timer of timers) (timer as { unref?: () => void }).unref?.();
+    if (!stopWatching) startPolling();
+  };
+  /**
+   * Polls from the first time the content holds a FIFO or a device. Deno's
+   * recursive watcher opens a FIFO it sees change and waits on it for good,
+   * and closing it then freezes the process's event loop: so the watcher is
+   * left as it is (its events ignored from then on), never closed.
+   */
+  const adapt = ({ irregular }: Reloaded) => {
+    if (!irregular || avoiding || options.mode === "poll") return;
+    avoiding = true;
+    options.warn(
+      `warning: the content holds a path that is not a regular file (see the warnings above); polling every ${options.pollInterval} ms from now on instead of watching`,
+    );
+    stopWatching = undefined; // abandoned, not closed: see above
+    startPolling();
+  };
+
+  if (options.initial.irregular && options.mode !== "poll") adapt(options.initial);
+  else if (options.mode === "poll") startPolling();
+  else startWatching();
+  const sweep = unref(setInterval(() => {
+    if (stopWatching && options.foldersChanged()) relist();
+  }, SWEEP_MS));
+  const periodic = options.relistInterval > 0
+    ? unref(setInterval(relist, options.relistInterval))
+    : undefined;
 
   return () => {
     closed = true;
     stopWatching?.();
+    stopPolling();
     clearTimeout(settle);
     clearTimeout(followUp);
-    for (const timer of timers) clearInterval(timer);
+    clearInterval(sweep);
+    clearInterval(periodic);
   };
+}
+
+/** A timer that does not keep a process alive that has nothing else to do. */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }

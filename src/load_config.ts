@@ -1,6 +1,6 @@
 import { ConfigError, type ContentConfig, parseConfig, validateConfig } from "./config.ts";
 import { resolvePath } from "./path.ts";
-import { cwd, isFolder, readText } from "./source/fs.ts";
+import { cwd, isFolder, listingProblem, readText } from "./source/fs.ts";
 
 /**
  * Reads, validates and checks a service configuration file (SPEC 2): the
@@ -39,12 +39,18 @@ export async function loadConfigObject(value: unknown): Promise<ContentConfig> {
 }
 
 async function checkRoot(config: ContentConfig): Promise<ContentConfig> {
+  const key = config.source === "options"
+    ? "service.content.config.path"
+    : "parameters.service.content.config.path";
   if (!(await isFolder(config.root))) {
-    const key = config.source === "options"
-      ? "service.content.config.path"
-      : "parameters.service.content.config.path";
     throw new ConfigError(
       `${config.source}: ${key}: content root ${config.root} is not an existing folder`,
+    );
+  }
+  const problem = await listingProblem(config.root);
+  if (problem) {
+    throw new ConfigError(
+      `${config.source}: ${key}: content root ${config.root} cannot be read (${problem})`,
     );
   }
   return config;

@@ -3,49 +3,18 @@
 // (the `generated` time aside).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { fileURLToPath } from "node:url";
+import { ROOT as root, type Running, RUNTIMES as COMMANDS, startServer } from "./server_helpers.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = (name: string) => `${root}node_modules/.bin/${name}`;
-const RUNTIMES: Record<string, string[]> = {
-  deno: [bin("deno"), "run", "-A", "main.ts"],
-  bun: [bin("bun"), "main.ts"],
-  node: [bin("node"), "main.ts"],
-};
-
-interface Running {
-  process: ChildProcess;
-  url: string;
-}
+const RUNTIMES = Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, command]) => [name, command("main.ts")]),
+);
 
 function start(command: string[]): Promise<Running> {
-  const child = spawn(command[0], command.slice(1), {
-    cwd: root,
-    env: {
-      ...globalThis.process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      BASE_URL: "https://feed.example",
-      CONTENT_CONFIG: "content/services.yaml",
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`${command[0]} did not start: ${out}`)), 20000);
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: child, url: match[1] });
-      }
-    });
-    child.stderr!.on("data", () => {});
-    child.on("exit", (code) => reject(new Error(`${command[0]} exited ${code}: ${out}`)));
+  return startServer(command, {
+    BASE_URL: "https://feed.example",
+    CONTENT_CONFIG: "content/services.yaml",
   });
 }
 

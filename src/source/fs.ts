@@ -30,6 +30,16 @@ export interface FoundFile {
   readonly abs: string;
 }
 
+/** What listing a plugin folder found. */
+export interface Listing {
+  /** The files that `keep` selected. */
+  readonly files: FoundFile[];
+  /** Every folder visited (absolute path) and its modification time, which changes when its entries do. */
+  readonly folders: Map<string, number>;
+  /** Whether a selected path was not a regular file (a FIFO, a socket, a device). */
+  readonly irregular: boolean;
+}
+
 /** A file's modification time (epoch ms) and size (bytes). */
 export interface Stamp {
   readonly mtime: number;
@@ -85,6 +95,25 @@ export async function isFolder(path: string): Promise<boolean> {
 }
 
 /**
+ * Why a folder cannot be listed (an error code such as `EACCES`), or
+ * `undefined` when it can.
+ *
+ * @example
+ * ```ts
+ * import { listingProblem } from "./fs.ts";
+ * await listingProblem("content"); // undefined
+ * ```
+ */
+export async function listingProblem(path: string): Promise<string | undefined> {
+  try {
+    await readdir(path);
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+/**
  * Lists the files under `folder` for which `keep(relativePath)` holds,
  * skipping `.` and `_` folders early. Symbolic links are followed only when
  * their target stays inside `root` (SPEC 3); every folder is visited once,
@@ -105,7 +134,7 @@ export async function listFiles(
   keep: (path: string) => boolean,
   unreadable: (path: string, reason: string) => void,
   blocking = false,
-): Promise<FoundFile[]> {
+): Promise<Listing> {
   const io = blocking
     ? {
       realpath: (path: string) => realpathSync(path),
@@ -114,12 +143,14 @@ export async function listFiles(
     }
     : { realpath, readdir: (path: string) => readdir(path, { withFileTypes: true }), stat };
   const out: FoundFile[] = [];
+  const stamps = new Map<string, number>();
+  let irregular = false;
   let realRoot: string, realFolder: string;
   try {
     realRoot = await io.realpath(root);
     realFolder = await io.realpath(folder);
   } catch {
-    return out;
+    return { files: out, folders: stamps, irregular };
   }
   const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
   // Real paths of the folders visited, so a link back to an ancestor ends.
@@ -132,6 +163,7 @@ export async function listFiles(
     seen.add(real);
     let entries;
     try {
+      stamps.set(abs, (await io.stat(abs)).mtimeMs);
       entries = await io.readdir(abs);
     } catch (error) {
       if (rel) unreadable(`${rel}/`, (error as { code?: string }).code ?? "unreadable");
@@ -145,7 +177,15 @@ export async function listFiles(
       const childRel = rel ? `${rel}/${name}` : name;
       let childReal = `${real}/${name}`;
       let isDir = entry.isDirectory(), isFile = entry.isFile();
-      let other = !isDir && !isFile && !entry.isSymbolicLink() ? direntKind(entry) : undefined;
+      let other: string | undefined;
+      if (!isDir && !isFile && !entry.isSymbolicLink()) {
+        // Some runtimes' entries tell only files, folders and links apart (Deno): ask the file.
+        try {
+          other = direntKind(await io.stat(childAbs));
+        } catch {
+          other = direntKind(entry);
+        }
+      }
       if (entry.isSymbolicLink()) {
         try {
           childReal = await io.realpath(childAbs);
@@ -168,13 +208,51 @@ export async function listFiles(
       if (isDir) folders.push(visit(childAbs, childRel, childReal));
       else if (keep(childRel)) {
         if (isFile) out.push({ path: childRel, abs: childAbs });
-        else unreadable(childRel, `not a regular file (${other ?? "of an unknown kind"})`);
+        else {
+          irregular = true;
+          unreadable(childRel, `not a regular file (${other ?? "of an unknown kind"})`);
+        }
       }
     }
     await Promise.all(folders);
   };
   await visit(folder, "", realFolder);
-  return out;
+  return { files: out, folders: stamps, irregular };
+}
+
+/**
+ * Whether any of these folders changed (its modification time, which moves
+ * when an entry is added, removed or renamed in it) or went away: a few
+ * stats that tell whether a listing is due, whatever the watcher saw.
+ *
+ * @example
+ * ```ts
+ * import { foldersChanged } from "./fs.ts";
+ * foldersChanged(new Map([["/site/content/docs", 1763700000000]])); // false
+ * ```
+ */
+export function foldersChanged(folders: ReadonlyMap<string, number>): boolean {
+  for (const [path, mtime] of folders) if (folderStamp(path) !== mtime) return true;
+  return false;
+}
+
+/**
+ * A folder's modification time, or -1 when there is no folder at the path
+ * (so that one appearing there is a change too).
+ *
+ * @example
+ * ```ts
+ * import { folderStamp } from "./fs.ts";
+ * folderStamp("/site/content/faq"); // -1 until the folder exists
+ * ```
+ */
+export function folderStamp(path: string): number {
+  try {
+    const info = statSync(path);
+    return info.isDirectory() ? info.mtimeMs : -1;
+  } catch {
+    return -1;
+  }
 }
 
 type Kind = Pick<Stats, "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">;

@@ -1,7 +1,15 @@
 import type { ContentConfig } from "../config.ts";
 import { fileSelector, isContentPath } from "../index/tree.ts";
 import { PLUGINS } from "../plugins.ts";
-import { entryInfo, type FoundFile, listFiles, type Stamp, stampAll } from "./fs.ts";
+import {
+  entryInfo,
+  foldersChanged,
+  folderStamp,
+  type FoundFile,
+  listFiles,
+  type Stamp,
+  stampAll,
+} from "./fs.ts";
 import { isWarning } from "./parse.ts";
 import type { IndexedFile, Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
@@ -21,6 +29,8 @@ export interface Loaded {
   readonly changed: boolean;
   /** Whether every plugin folder was listed (not only named paths looked at). */
   readonly listed: boolean;
+  /** Whether the last listing met a path that is not a regular file (a FIFO, a device). */
+  readonly irregular: boolean;
 }
 
 /** Reads content folders and remembers what it read, so a reload reads only what changed. */
@@ -33,6 +43,11 @@ export interface ContentLoader {
    * modification time did not change (a request found their bytes changed).
    */
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded>;
+  /**
+   * Whether a folder of the last listing changed since (an entry added,
+   * removed or renamed in it, or the folder gone): a listing is due.
+   */
+  foldersChanged(): boolean;
 }
 
 /** How the loader reads; the defaults suit a server. */
@@ -73,6 +88,8 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
   const keepText = options.keepText ?? true;
   let cache = new Map<string, Entry>();
   let listingWarnings: Warning[] = [];
+  let folderStamps = new Map<string, number>();
+  let irregular = false;
   const selectors = config.plugins.map((plugin) => ({
     plugin,
     folder: `${config.root}/${plugin.path}/`,
@@ -95,7 +112,7 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
       if (isWarning(result)) warnings.push(result);
       else files.push(result);
     }
-    return { files, warnings, read, helped, changed, listed };
+    return { files, warnings, read, helped, changed, listed, irregular };
   };
 
   let listedOnce = false;
@@ -105,18 +122,32 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
     const first = !listedOnce;
     listedOnce = true;
     const next = new Map<string, Entry>();
-    const listing: Warning[] = [];
+    const warned: Warning[] = [];
     const todo: ReadJob[] = [];
     const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
       const shown = (path: string) => `${plugin.path}/${path}`;
       const left = (path: string, reason: string) =>
-        listing.push({ file: shown(path), message: `${reason}; left out` });
-      const files = await listFiles(config.root, folder.slice(0, -1), select, left, first);
+        warned.push({ file: shown(path), message: `${reason}; left out` });
+      const listing = await listFiles(config.root, folder.slice(0, -1), select, left, first);
       const found: (FoundFile & Partial<Stamp>)[] = first
-        ? files
-        : await stampAll(files, (file, code) => left(file.path, code));
-      return { plugin, shown, found };
+        ? listing.files
+        : await stampAll(listing.files, (file, code) => left(file.path, code));
+      return { plugin, shown, found, listing };
     }));
+    folderStamps = new Map(listed.flatMap(({ listing }) => [...listing.folders]));
+    // The folders on the way to each plugin folder, so one created, removed
+    // or renamed there shows too, however far from the root.
+    for (const { folder } of selectors) {
+      for (
+        let at = folder.length - 1;
+        at >= config.root.length;
+        at = folder.lastIndexOf("/", at - 1)
+      ) {
+        const path = folder.slice(0, at);
+        if (!folderStamps.has(path)) folderStamps.set(path, folderStamp(path));
+      }
+    }
+    irregular = listed.some(({ listing }) => listing.irregular);
     for (const { plugin, shown, found } of listed) {
       for (const file of found) {
         const old = cache.get(file.abs);
@@ -129,11 +160,12 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
-      key(listing) !== key(listingWarnings);
-    return finish(next, listing, todo.length, helped, changed, true);
+      key(warned) !== key(listingWarnings);
+    return finish(next, warned, todo.length, helped, changed, true);
   };
 
   return {
+    foldersChanged: () => foldersChanged(folderStamps),
     async load(paths, reread = false) {
       if (!paths || !listedOnce) return await full();
       // Only the named paths: a changed, added or removed file costs one stat
