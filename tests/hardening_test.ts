@@ -194,6 +194,7 @@ describe("the log (SPEC 4, 11)", () => {
       assert.equal(warnings.length, 1);
       assert.ok(!warnings[0].includes("\n"), warnings[0]);
       assert.match(warnings[0], /^warning: docs\/a\\nwarning: forged\.md: /);
+      assert.deepEqual(await feedIds(s), ["docs_doc_good"]);
     });
   });
 
@@ -205,6 +206,7 @@ describe("the log (SPEC 4, 11)", () => {
       assert.equal(warnings.length, 21, warnings.join("\n"));
       assert.match(warnings[20], /\b5 more like\b/);
       assert.match(warnings[20], /\b25 in all\b/);
+      assert.deepEqual(await feedIds(s), ["docs_doc_good"]);
     });
   });
 });
