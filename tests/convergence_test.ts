@@ -1,0 +1,67 @@
+// SPEC 10 "Convergence", differentially: random file and folder operations
+// against a live server under each runtime; within 2 seconds of the last
+// one, its feed equals what a fresh start on the same files serves.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cleanChaos, comparable, runChaos } from "../bench/chaos_ops.ts";
+import { createContentApi } from "../mod.ts";
+import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
+import { RUNTIMES, startServer } from "./server_helpers.ts";
+
+const CHAOS_MS = 3000;
+const WITHIN_MS = 2000;
+
+async function freshFeed(config: string): Promise<string> {
+  const api = await createContentApi({ config, logger: memoryLogger() });
+  const response = await api.fetch(new Request("http://localhost/api/content.json"));
+  return comparable(await response.text());
+}
+
+describe("convergence after random file and folder operations (SPEC 10)", () => {
+  let seed = 1;
+  for (const [runtime, command] of Object.entries(RUNTIMES)) {
+    const runSeed = seed++;
+    it(
+      `${runtime}: the live feed equals a fresh start's within 2 s`,
+      { timeout: 60_000 },
+      async () => {
+        const root = await writeSite({
+          "services.yaml": configFor(["docs", "faq", "blog", "api"], "https://example.com"),
+          "docs/guide.md": md({ title: "Guide" }, LONG),
+          "docs/guide/start.md": md({ title: "Start" }, LONG),
+          "faq/why.md": md({ title: "Why" }, LONG),
+          "blog/2026-01-01-hello.md": md({ title: "Hello" }, LONG),
+        });
+        const config = join(root, "services.yaml");
+        const server = await startServer(command("main.ts"), { CONTENT_CONFIG: config });
+        try {
+          const report = await runChaos(root, CHAOS_MS, { seed: runSeed });
+          const stopped = Date.now();
+          const fresh = await freshFeed(config);
+          let live = "";
+          while (Date.now() - stopped < WITHIN_MS) {
+            live = comparable(await (await fetch(`${server.url}/api/content.json`)).text());
+            if (live === fresh) break;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          const ids = (feed: string) =>
+            JSON.parse(feed).data.map((item: { id: string; checksum: string }) =>
+              `${item.id} ${item.checksum.slice(0, 8)}`
+            );
+          assert.deepEqual(
+            ids(live),
+            ids(fresh),
+            `after ${report.operations} operations ${JSON.stringify(report.kinds)}`,
+          );
+          assert.equal(live, fresh);
+          assert.ok(report.operations > 50, `only ${report.operations} operations ran`);
+        } finally {
+          await server.stop();
+          await removeSite(root);
+          await cleanChaos(root);
+        }
+      },
+    );
+  }
+});
