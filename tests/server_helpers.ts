@@ -14,6 +14,17 @@ export const RUNTIMES: Record<string, (script: string) => string[]> = {
   node: (script) => [bin("node"), script],
 };
 
+/**
+ * The runtime running this test file. Slow server tests start only its own
+ * server: `npm test` runs the suite under each runtime, so each server is
+ * still tested, once.
+ */
+export const OWN_RUNTIME: string = "Deno" in globalThis
+  ? "deno"
+  : "Bun" in globalThis
+  ? "bun"
+  : "node";
+
 /** A server process and the URL it listens on. */
 export interface Running {
   readonly process: ChildProcess;

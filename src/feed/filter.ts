@@ -1,6 +1,6 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
-import type { Filters } from "./query.ts";
+import { type Filters, filtersKey } from "./query.ts";
 import { type Contains, heldTexts } from "./search_text.ts";
 
 /**
@@ -82,9 +82,37 @@ export function paginate(matches: readonly Item[], filters: Pick<Filters, "limit
   if (filters.limit === undefined) return { items: matches, total, page: 1, last: undefined };
   const start = (filters.page - 1) * filters.limit;
   return {
-    items: start >= total ? [] : matches.slice(start, start + filters.limit),
+    // A page that holds every match is the matches themselves: the full feed stays one buffer.
+    items: start >= total
+      ? []
+      : start === 0 && filters.limit >= total
+      ? matches
+      : matches.slice(start, start + filters.limit),
     total,
     page: filters.page,
     last: Math.max(1, Math.ceil(total / filters.limit)),
   };
+}
+
+/**
+ * The one name of a feed answer (SPEC 9 "Bounded memory"): equal for every
+ * request whose response body is the same, whatever its spelling
+ * (`limit=7` and `limit=007`, `search=Café` and `search=cafe`, an empty
+ * parameter and none) and whatever page size asks for it (`limit=9999` on a
+ * site of 3,000 items is the unpaged feed). A response cache keyed by it
+ * holds one representation per answer.
+ *
+ * @example
+ * ```ts
+ * import { answerKey, filterItems, paginate } from "./filter.ts";
+ * const all = { page: 1 }, big = { limit: 9999, page: 1 };
+ * answerKey(all, paginate(filterItems(index, all), all)) ===
+ *   answerKey(big, paginate(filterItems(index, big), big)); // true
+ * ```
+ */
+export function answerKey(filters: Filters, page: Page): string {
+  const key = filtersKey({ ...filters, limit: undefined, page: 1 });
+  if (page.items.length === page.total) return key; // every match: the unpaged answer
+  const start = (page.page - 1) * (filters.limit ?? 0);
+  return `${key}#${page.items.length === 0 ? "none" : `${start}+${page.items.length}`}`;
 }

@@ -1,7 +1,7 @@
 import { Router } from "itty-router";
-import { filterItems, paginate } from "../feed/filter.ts";
+import { answerKey, filterItems, paginate } from "../feed/filter.ts";
 import { createSearchTexts, type ReadBody } from "../feed/search_text.ts";
-import { filtersKey, parseQuery } from "../feed/query.ts";
+import { parseQuery } from "../feed/query.ts";
 import {
   type FeedBytes,
   pageLinks,
@@ -212,19 +212,17 @@ export function createHandler(options: HandlerOptions): Handler {
     const parsed = parseQuery(params, r.index);
     if (parsed.problem) return problem(r, 400, parsed.problem.detail);
     const filters = parsed.filters;
-    const query = filtersKey(filters);
     // The first search of an index reads the bodies it does not hold (SPEC 6.1 searches them);
     // later ones get the same texts back.
     const contains = filters.search && textsOf ? await textsOf(r.index) : undefined;
-    const matches = () => paginate(filterItems(r.index, filters, contains), filters);
+    const page = paginate(filterItems(r.index, filters, contains), filters);
     // The Link header keeps the request's own spelling of its query; the body is the answer's.
-    const link = filters.limit === undefined
-      ? undefined
-      : pageLinks(`${r.base}/api/content.json`, params, matches());
+    const link = pageLinks(`${r.base}/api/content.json`, params, page);
+    const key = answerKey(filters, page);
     return send(
       r,
-      query ? `feed?${query}` : "feed",
-      () => ({ type: JSON_TYPE, body: renderFeedBytes(r.index, matches(), r.base, fullFeed(r)) }),
+      key ? `feed?${key}` : "feed",
+      () => ({ type: JSON_TYPE, body: renderFeedBytes(r.index, page, r.base, fullFeed(r)) }),
       link ? { Link: link } : undefined,
     );
   };
