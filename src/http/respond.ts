@@ -10,8 +10,11 @@ interface Variant {
   readonly etag: string;
   readonly ok: Record<string, string>;
   readonly notModified: Record<string, string>;
-  /** The 200 and the 304, built once, to clone per request (`cloneResponses`). */
-  readonly built: { readonly ok: Response; readonly notModified: Response } | undefined;
+  /**
+   * The 200 and the 304, built once, to clone per request (`cloneResponses`),
+   * by the value of the request's own headers (a page's `Link`; `""` for none).
+   */
+  readonly built: Map<string, { readonly ok: Response; readonly notModified: Response }>;
 }
 
 /** A response body ready to send many times: the bytes, validators and headers, per encoding. */
@@ -80,18 +83,41 @@ async function makeVariant(rep: Parts, coding: string, settings: HttpSettings): 
   for (const name of NOT_MODIFIED_HEADERS) {
     if (rep.shared[name] !== undefined) notModified[name] = rep.shared[name];
   }
-  const R = settings.Response ?? Response;
-  const built = settings.cloneResponses
-    ? {
-      ok: new R(bytes as Uint8Array<ArrayBuffer>, { headers: ok }),
-      notModified: new R(null, { status: 304, headers: notModified }),
-    }
-    : undefined;
-  rep.ready.set(coding, { bytes, etag, ok, notModified, built });
-  // A built response holds a copy of its body (Deno copies what it is given).
-  const grown = (coding === "identity" ? 0 : bytes.length) + (built ? bytes.length : 0);
-  rep.size += grown;
-  return rep.ready.get(coding)!;
+  const variant: Variant = { bytes, etag, ok, notModified, built: new Map() };
+  rep.ready.set(coding, variant);
+  if (coding !== "identity") rep.size += bytes.length;
+  return variant;
+}
+
+/** Built responses kept per variant: one per spelling of a page's `Link`, a few at most. */
+const BUILT_PER_VARIANT = 4;
+
+/**
+ * The built responses of a variant for a request's own headers, made on
+ * first use when `cloneResponses` asks for them and there is room.
+ */
+function builtFor(
+  rep: Parts,
+  variant: Variant,
+  settings: HttpSettings,
+  extra: Record<string, string> | undefined,
+  make: boolean,
+): { readonly ok: Response; readonly notModified: Response } | undefined {
+  if (!settings.cloneResponses) return undefined;
+  const key = extra ? JSON.stringify(extra) : "";
+  let built = variant.built.get(key);
+  if (!built && make && variant.built.size < BUILT_PER_VARIANT) {
+    const R = settings.Response ?? Response;
+    built = {
+      ok: new R(variant.bytes as Uint8Array<ArrayBuffer>, {
+        headers: extra ? { ...variant.ok, ...extra } : variant.ok,
+      }),
+      notModified: new R(null, { status: 304, headers: variant.notModified }),
+    };
+    variant.built.set(key, built);
+    rep.size += variant.bytes.length; // a built response holds a copy (Deno copies what it is given)
+  }
+  return built;
 }
 
 // The 304's fields: the validators and caching fields RFC 9110 15.4.5 asks
@@ -185,7 +211,7 @@ export async function sendRepresentation(
       pending = makeVariant(rep as Parts & Representation, coding, settings),
     );
   }
-  return answer(request, rep, await pending, settings, extra);
+  return answer(request, rep, await pending, settings, extra, true);
 }
 
 /**
@@ -206,12 +232,14 @@ export function answerNow(
   extra?: Record<string, string>,
 ): Response | undefined {
   const variant = rep.ready.get(codingFor(request, rep));
-  return variant && answer(request, rep, variant, settings, extra);
+  return variant && answer(request, rep, variant, settings, extra, false);
 }
 
 /**
  * @param extra headers of this request's answer alone (a page's `Link`,
  *   which keeps the request's own spelling of its query), after the shared ones
+ * @param build make the built responses to clone if there are none yet (not
+ *   on the synchronous path, where the response cache cannot count them)
  */
 function answer(
   request: Request,
@@ -219,9 +247,10 @@ function answer(
   variant: Variant,
   settings: HttpSettings,
   extra: Record<string, string> | undefined,
+  build: boolean,
 ): Response {
   const R = settings.Response ?? Response;
-  const built = extra ? undefined : variant.built;
+  const built = builtFor(rep as Parts & Representation, variant, settings, extra, build);
   if (notModified(request, rep)) {
     return built?.notModified.clone() ?? new R(null, { status: 304, headers: variant.notModified });
   }

@@ -128,17 +128,18 @@ export function createHandler(options: HandlerOptions): Handler {
    * and its representation for one base URL (the configured one, else the
    * first one asked for). No request can make more of it.
    */
-  let own: { base: string; full?: FeedBytes; feed?: Slot } | undefined;
+  let own: { base: string; key: string; full?: FeedBytes; feed?: Slot } | undefined;
+  const ownFor = (base: string) => ({ base, key: `${base}\nfeed` });
   const follow = (index: Index) => {
     if (index === current) return;
     current = index;
     cache.clear();
     urls.clear();
-    own = options.baseUrl === undefined ? undefined : { base: options.baseUrl };
+    own = options.baseUrl === undefined ? undefined : ownFor(options.baseUrl);
   };
   const isOwn = (r: Routed) => {
     if (r.index !== current) return false;
-    own ??= { base: r.base };
+    own ??= ownFor(r.base);
     return own.base === r.base;
   };
 
