@@ -1,12 +1,17 @@
 /**
- * content-feed: one fast, correct JSON feed of a site's Markdown content,
- * `GET /api/content.json`, for indexing pipelines.
+ * content-feed: one fast, exact JSON feed of a site's Markdown content,
+ * `GET /api/content.json`, for the machines that index a site.
+ *
+ * The service is {@link createContentApi}: it loads a content folder (or a
+ * snapshot) into an index and returns a `fetch(Request)` handler. The pure
+ * parts it is made of (query parsing, filtering, rendering, the index
+ * build) are here too, for callers that build feeds themselves.
  *
  * @example
  * ```ts
  * import { createContentApi } from "./mod.ts";
  * const api = await createContentApi({ config: "content/services.yaml" });
- * Deno.serve(api.fetch);
+ * const response = await api.fetch(new Request("http://localhost:8000/api/content.json?limit=1"));
  * ```
  *
  * @module
@@ -16,7 +21,7 @@ export {
   type ContentApiOptions,
   createContentApi,
   type Logger,
-} from "./src/api.ts";
+} from "./src/service.ts";
 export {
   CONFIG_KEY,
   ConfigError,
@@ -26,23 +31,35 @@ export {
   validateConfig,
 } from "./src/config.ts";
 export { loadConfigFile, loadConfigObject } from "./src/load_config.ts";
-export { extract, FrontMatterError } from "./src/front_matter.ts";
-export { fold, slugify } from "./src/slugify.ts";
-export { formatDay, formatTimestamp, parseDate } from "./src/dates.ts";
-export { CONTENT_PLUGINS, type ContentPluginName, PLUGINS } from "./src/plugins.ts";
-export { buildIndex, type Index, type IndexSettings } from "./src/index/build.ts";
-export type { Item, Tag } from "./src/index/item.ts";
+export { CONTENT_PLUGINS, type ContentPluginName } from "./src/plugins.ts";
 export type { ParsedFile, Warning } from "./src/source/parsed_file.ts";
+export type { IndexedFile } from "./src/fields/indexed_file.ts";
+export type { FileFields } from "./src/fields/derive.ts";
+export type { NameSlug } from "./src/fields/names.ts";
+export {
+  buildIndex,
+  type BuildOptions,
+  type Index,
+  type IndexReuse,
+  type IndexSettings,
+} from "./src/index/build.ts";
+export type { Item, Tag } from "./src/index/item.ts";
 export { FEED_PARAMETERS, type Filters, parseQuery, type QueryProblem } from "./src/feed/query.ts";
 export { filterItems, type Page, paginate } from "./src/feed/filter.ts";
+export type { Contains } from "./src/feed/search.ts";
 export {
+  type FeedBytes,
   itemJson,
-  pageLinks,
   renderFeed,
   renderFeedBytes,
   renderFullFeed,
   renderItem,
   renderSitemap,
 } from "./src/feed/render.ts";
-export { openApiDocument } from "./src/http/openapi.ts";
-export { makeSnapshot, type Snapshot, writeSnapshotFile } from "./src/snapshot.ts";
+export {
+  makeSnapshot,
+  type Snapshot,
+  type SnapshotFile,
+  writeSnapshotFile,
+} from "./src/snapshot.ts";
+export { slugify } from "./src/util/slugify.ts";

@@ -5,8 +5,9 @@
 // Usage: deno run -A --v8-flags=--expose-gc bench/heap.ts <services.yaml>
 // (or node --expose-gc bench/heap.ts …)
 import process from "node:process";
+import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
-import { createHandler } from "../src/http/router.ts";
+import { createHandler } from "../src/http/handler.ts";
 import { loadConfigFile } from "../src/load_config.ts";
 import { createLoader } from "../src/source/loader.ts";
 import { readBody } from "../src/source/read_file.ts";
@@ -21,9 +22,14 @@ const used = () => {
 };
 const config = await loadConfigFile(process.argv[2]);
 const start = used();
-const loaded = await createLoader(config, { keepText: false }).load();
+// The server's loader: each file's fields, no text (as src/service.ts makes it).
+const loaded = await createLoader<IndexedFile>(config, {
+  prepare: (parsed, shown) => indexFile(parsed, shown),
+}).load();
 const afterLoad = used();
-const index = buildIndex(loaded.files, indexSettings(config), Date.now(), loaded.warnings);
+const index = buildIndex(loaded.files, indexSettings(config), Date.now(), {
+  warnings: loaded.warnings,
+});
 const afterIndex = used();
 const fetch = createHandler({
   index: () => index,

@@ -1,9 +1,9 @@
 import { parseDocument } from "yaml";
 import { CONTENT_PLUGINS, type ContentPluginName } from "./plugins.ts";
-import { globProblem } from "./glob.ts";
-import { resolvePath } from "./path.ts";
-import { quoteValue } from "./quote.ts";
-import { parseSize } from "./size.ts";
+import { globProblem } from "./util/glob.ts";
+import { resolvePath } from "./util/path.ts";
+import { quoteValue } from "./util/quote.ts";
+import { parseSize } from "./util/size.ts";
 
 /** One enabled content plugin, with its options resolved. */
 export interface ContentPluginConfig {
@@ -215,6 +215,36 @@ export function validateConfig(
 
 function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The base URL (SPEC 2.1): the config's `url` when set, else `fallback`
+ * (the `BASE_URL` variable, or the `baseUrl` option), each without trailing
+ * slashes; `undefined` means each request's own origin.
+ *
+ * @throws {ConfigError} when `fallback` is given and is not an absolute
+ *   http(s) URL (even when the config's `url` wins: a typo should not wait
+ *   for the day the config loses its `url`)
+ *
+ * @example
+ * ```ts
+ * import { resolveBaseUrl } from "./config.ts";
+ * resolveBaseUrl(undefined, "https://example.com/"); // "https://example.com"
+ * resolveBaseUrl("https://docs.example", "https://example.com"); // "https://docs.example"
+ * resolveBaseUrl(undefined, undefined); // undefined
+ * ```
+ */
+export function resolveBaseUrl(
+  configured: string | undefined,
+  fallback: string | undefined,
+): string | undefined {
+  const given = fallback?.replace(/\/+$/, "") || undefined;
+  if (given !== undefined && !isHttpUrl(given)) {
+    throw new ConfigError(
+      `BASE_URL: expected an absolute http(s) URL, got ${quoteValue(fallback)}`,
+    );
+  }
+  return configured ? configured.replace(/\/+$/, "") : given;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ConfigError, type ContentConfig, parseConfig, validateConfig } from "./config.ts";
-import { resolvePath } from "./path.ts";
+import { resolvePath } from "./util/path.ts";
 import { cwd, isFolder, listingProblem, readText } from "./source/fs.ts";
 
 /**

@@ -1,19 +1,24 @@
-import { buildIndex, type IndexSettings, indexSettings } from "./index/build.ts";
-import type { FileFields } from "./item/derive.ts";
-import { derivedFields, rememberDerived } from "./item/derived.ts";
-import { compareText } from "./index/tree.ts";
 import { ConfigError } from "./config.ts";
+import type { FileFields } from "./fields/derive.ts";
+import { type IndexedFile, indexFile } from "./fields/indexed_file.ts";
+import { buildIndex, type IndexSettings, indexSettings } from "./index/build.ts";
 import { loadConfigFile } from "./load_config.ts";
+import type { ReadWorkerData } from "./read_worker.ts";
 import { readText, writeText } from "./source/fs.ts";
 import { createLoader } from "./source/loader.ts";
-import type { IndexedFile, ParsedFile, Warning } from "./source/parsed_file.ts";
+import type { ParsedFile, Warning } from "./source/parsed_file.ts";
+import { compareText } from "./util/compare.ts";
 
 /**
  * One served file in a snapshot: where it was, its derived fields and its
  * body. No raw front matter: a snapshot is uploaded to edges, and holds only
  * what the routes serve (SPEC 10).
  */
-export interface SnapshotFile extends IndexedFile {
+export interface SnapshotFile {
+  readonly plugin: string;
+  readonly path: string;
+  readonly checksum: string;
+  readonly mtime: number;
   readonly fields: FileFields;
   readonly body: string;
 }
@@ -27,29 +32,37 @@ export interface Snapshot {
 }
 
 /**
- * Makes a snapshot value from settings and parsed files. Only the files
- * whose items a route serves go in (no draft, nor anything a draft hides,
- * nor a file that lost a clash), each with its derived fields and body,
- * never its front matter: the index built from the snapshot is the one
- * built from the files.
+ * Makes a snapshot value from settings and files. Only the files whose
+ * items a route serves go in (no draft, nor anything a draft hides, nor a
+ * file that lost a clash), each with its derived fields and body, never its
+ * front matter: the index built from the snapshot is the one built from the
+ * files.
  *
  * @example
  * ```ts
  * import { makeSnapshot } from "./snapshot.ts";
- * const snapshot = makeSnapshot({ title: undefined, url: undefined, api: true, sitemap: true, plugins: [] }, []);
- * JSON.stringify(snapshot);
+ * const snapshot = makeSnapshot(
+ *   { title: undefined, url: undefined, api: true, sitemap: true, plugins: [{ name: "docs", path: "docs" }] },
+ *   [{ plugin: "docs", path: "a.md", checksum: "00", mtime: 0, attrs: { draft: true }, body: "A draft." }],
+ * );
+ * snapshot.files.length; // 0
  * ```
  */
-export function makeSnapshot(settings: IndexSettings, files: readonly ParsedFile[]): Snapshot {
-  const served = new Set(buildIndex(files, settings, 0).items.map((item) => item.file));
+export function makeSnapshot(
+  settings: IndexSettings,
+  files: readonly (IndexedFile | ParsedFile)[],
+): Snapshot {
   const prefix = new Map(settings.plugins.map((p) => [p.name, p.path]));
+  const indexed = files.map((file) =>
+    "fields" in file
+      ? file
+      : indexFile(file, `${prefix.get(file.plugin)}/${file.path}`, { keepBody: true })
+  );
+  const served = new Set(buildIndex(indexed, settings, 0).items.map((item) => item.file));
   const kept: SnapshotFile[] = [];
-  for (const file of files) {
-    const shown = `${prefix.get(file.plugin)}/${file.path}`;
-    if (!served.has(shown)) continue;
-    const { plugin, path, checksum, mtime, body } = file;
-    const fields = derivedFields(file, shown, []);
-    kept.push({ plugin, path, checksum, mtime, fields, body });
+  for (const { plugin, path, checksum, mtime, fields, body } of indexed) {
+    if (!served.has(`${prefix.get(plugin)}/${path}`)) continue;
+    kept.push({ plugin, path, checksum, mtime, fields, body: body ?? "" });
   }
   return { format: "content-feed-snapshot", version: 2, settings, files: kept };
 }
@@ -60,20 +73,14 @@ export function makeSnapshot(settings: IndexSettings, files: readonly ParsedFile
  *
  * @example
  * ```ts
- * import { snapshotFiles } from "./snapshot.ts";
+ * import { makeSnapshot, snapshotFiles } from "./snapshot.ts";
+ * import { buildIndex } from "./index/build.ts";
+ * const snapshot = makeSnapshot({ title: undefined, url: undefined, api: true, sitemap: true, plugins: [] }, []);
  * const index = buildIndex(snapshotFiles(snapshot), snapshot.settings, Date.now());
  * ```
  */
 export function snapshotFiles(snapshot: Snapshot): IndexedFile[] {
-  const prefix = new Map(snapshot.settings.plugins.map((p) => [p.name, p.path]));
-  return snapshot.files.map(({ fields, ...file }) => {
-    rememberDerived(file, {
-      shown: `${prefix.get(file.plugin)}/${file.path}`,
-      fields,
-      warnings: [],
-    });
-    return file;
-  });
+  return snapshot.files.map((file) => ({ ...file, warnings: [] }));
 }
 
 /**
@@ -83,8 +90,9 @@ export function snapshotFiles(snapshot: Snapshot): IndexedFile[] {
  *
  * @example
  * ```ts
- * import { snapshotSettings } from "./snapshot.ts";
- * snapshotSettings(snapshot).plugins;
+ * import { makeSnapshot, snapshotSettings } from "./snapshot.ts";
+ * const snapshot = makeSnapshot({ title: undefined, url: undefined, api: true, sitemap: true, plugins: [] }, []);
+ * snapshotSettings(snapshot).plugins; // []
  * ```
  */
 export function snapshotSettings(snapshot: Snapshot): IndexSettings {
@@ -127,8 +135,7 @@ export async function readSnapshotFile(path: string): Promise<Snapshot> {
 
 /**
  * Reads the content a configuration file names and writes it as one snapshot
- * file: every parsed file with its checksum and modification time, plus the
- * settings. Files that cannot be content are left out and returned as warnings.
+ * file. Files that cannot be content are left out and returned as warnings.
  *
  * @example
  * ```ts
@@ -141,8 +148,15 @@ export async function writeSnapshotFile(
   out: string,
 ): Promise<{ files: number; warnings: Warning[] }> {
   const config = await loadConfigFile(configFile);
-  const { files, warnings } = await createLoader(config, { keepText: true }).load();
-  const sorted = [...files as ParsedFile[]].sort((a, b) =>
+  const loader = createLoader<IndexedFile>(config, {
+    prepare: (parsed, shown) => indexFile(parsed, shown, { keepBody: true }),
+    helper: {
+      url: new URL("./read_worker.ts", import.meta.url),
+      data: { keepBody: true } satisfies ReadWorkerData,
+    },
+  });
+  const { files, warnings } = await loader.load();
+  const sorted = [...files].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );
   const snapshot = makeSnapshot(indexSettings(config), sorted);

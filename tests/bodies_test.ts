@@ -8,7 +8,7 @@ import { rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { filterItems } from "../src/feed/filter.ts";
 import { renderItem } from "../src/feed/render.ts";
-import { createSearchTexts } from "../src/feed/search_text.ts";
+import { createSearchTexts } from "../src/feed/search.ts";
 import type { Item } from "../src/index/item.ts";
 import { readBody } from "../src/source/read_file.ts";
 import { LONG, md, sha256, withSite } from "./helpers.ts";

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { formatDay, formatTimestamp, parseDate } from "../src/dates.ts";
+import { formatDay, formatTimestamp, parseDate } from "../src/util/dates.ts";
 
 describe("parseDate", () => {
   it("reads YYYY-MM-DD as midnight UTC", () => {

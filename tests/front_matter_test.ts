@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { extract, FrontMatterError } from "../src/front_matter.ts";
+import { extract, FrontMatterError } from "../src/source/front_matter.ts";
 
 /** Runs extract() and returns the FrontMatterError it must throw. */
 function failure(text: string): FrontMatterError {

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { globMatcher } from "../src/glob.ts";
+import { globMatcher } from "../src/util/glob.ts";
 
 /** The paths of `paths` that the patterns match. */
 function matches(patterns: string[], paths: string[]): string[] {

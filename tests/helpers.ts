@@ -3,7 +3,10 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type ContentApi, type ContentApiOptions, createContentApi, type Logger } from "../mod.ts";
+import type { ContentApi, ContentApiOptions, Logger } from "../mod.ts";
+import type { Handler } from "../src/http/handler.ts";
+import type { Tuning } from "../src/http/settings.ts";
+import { createService } from "../src/service.ts";
 
 /** Files to write, by path relative to the site folder. */
 export type SiteFiles = Record<string, string | Uint8Array>;
@@ -57,6 +60,8 @@ export function memoryLogger(): Logger & {
 export interface TestSite {
   root: string;
   api: ContentApi;
+  /** The handler as the runtime adapters serve it: a ready answer without a promise. */
+  handle: Handler;
   log: ReturnType<typeof memoryLogger>;
   /** GET (or another method) a path; returns the response. */
   request(path: string, init?: RequestInit): Promise<Response>;
@@ -76,20 +81,22 @@ export async function site(
   options: Omit<ContentApiOptions, "config"> & {
     config?: string;
     prepare?: (root: string) => Promise<void>;
+    /** The runtime tuning an adapter would give (`src/adapters/`). */
+    tuning?: Tuning;
   } = {},
 ): Promise<TestSite> {
-  const { prepare, ...apiOptions } = options;
+  const { prepare, tuning, ...apiOptions } = options;
   const root = await writeSite({ "services.yaml": options.config ?? ALL_PLUGINS, ...files });
   const log = memoryLogger();
-  let api: ContentApi;
+  let api: ContentApi, handle: Handler;
   try {
     await prepare?.(root);
-    api = await createContentApi({
+    ({ api, handle } = await createService({
       now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
       logger: log,
       ...apiOptions,
       config: join(root, "services.yaml"),
-    });
+    }, tuning));
   } catch (error) {
     await removeSite(root);
     throw error;
@@ -99,6 +106,7 @@ export async function site(
   return {
     root,
     api,
+    handle,
     log,
     request,
     async json(path, init) {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { compress, ENCODINGS } from "../src/http/compress.ts";
+import { compress, ENCODINGS } from "../src/http/encoding.ts";
 import { LONG, md, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 const ORIGIN = "http://localhost:8000";
@@ -652,7 +652,7 @@ describe("errors", () => {
       // Other statuses are built with the same class and still work.
       const missing = await s.request("/nope");
       await assertProblem(missing, 404, "Not Found");
-    }, { Response: ThrowingResponse });
+    }, { tuning: { Response: ThrowingResponse } });
   });
 });
 
@@ -683,13 +683,13 @@ describe("revalidation across encodings", () => {
   });
 });
 
-describe("respond (the shim's handler)", () => {
+describe("the adapters' handler (answers ready without a promise)", () => {
   it("answers what fetch answers, a cached response without a promise", async () => {
     await onSite(async (s) => {
       const get = (path: string, headers: Record<string, string> = {}) =>
         new Request(ORIGIN + path, { headers });
       for (const path of ROUTES) {
-        const first = s.api.respond(get(path));
+        const first = s.handle(get(path));
         assert.ok(first instanceof Promise, `${path}: the first request is routed`);
         const made = await first;
         const etag = made.headers.get("etag")!;
@@ -702,14 +702,14 @@ describe("respond (the shim's handler)", () => {
           const request = () => new Request(ORIGIN + path, { method, headers });
           const viaFetch = await s.api.fetch(request());
           await s.api.fetch(request()); // every variant made and cached
-          const now = s.api.respond(request());
+          const now = s.handle(request());
           assert.ok(now instanceof Response, `${path} ${JSON.stringify(headers)}: not cached`);
           assert.equal(now.status, status);
           assert.equal(viaFetch.status, status);
           assert.deepEqual(headerList(now.headers), headerList(viaFetch.headers));
           assert.deepEqual(await bytes(now), await bytes(viaFetch));
         }
-        const head = s.api.respond(new Request(ORIGIN + path, { method: "HEAD" }));
+        const head = s.handle(new Request(ORIGIN + path, { method: "HEAD" }));
         assert.ok(head instanceof Response);
         assert.equal((await bytes(head)).length, 0);
       }
@@ -721,7 +721,7 @@ describe("respond (the shim's handler)", () => {
           get("/api/content.json?limit=x"),
         ]
       ) {
-        const answer = s.api.respond(request);
+        const answer = s.handle(request);
         assert.ok(answer instanceof Promise);
         assert.ok((await answer).status >= 400);
       }
@@ -749,7 +749,7 @@ describe("cloneResponses (main.ts under Deno and Bun)", () => {
             const body = await bytes(expected);
             // Read each answer, leave one unread, then read again: no answer uses up the next.
             for (const read of [true, true, false, true]) {
-              const answer = await cloned.api.respond(request());
+              const answer = await cloned.handle(request());
               assert.deepEqual(
                 { status: answer.status, headers: headerList(answer.headers) },
                 want,
@@ -759,7 +759,7 @@ describe("cloneResponses (main.ts under Deno and Bun)", () => {
             }
           }
         }
-      }, { now, cloneResponses: true });
+      }, { now, tuning: { cloneResponses: true } });
     }, { now });
   });
 });

@@ -1,8 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { preview } from "../src/item/preview.ts";
-import { countWords, readingTime } from "../src/item/reading_time.ts";
-import { parseAuthors, parseTags } from "../src/item/people.ts";
+import { preview } from "../src/fields/preview.ts";
+import { countWords, readingTime } from "../src/fields/reading_time.ts";
+import { parseAuthors, parseTags } from "../src/fields/names.ts";
 
 describe("preview", () => {
   it("takes the first paragraph only", () => {

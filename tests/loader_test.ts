@@ -9,16 +9,33 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSite } from "../bench/site.ts";
+import type { ContentConfig } from "../src/config.ts";
+import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/load_config.ts";
+import type { ReadWorkerData } from "../src/read_worker.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
-import type { ParsedFile } from "../src/source/parsed_file.ts";
+
+/**
+ * A loader as the service makes one (fields derived as files are read),
+ * sharing loads of at least `from` files with the helper worker.
+ */
+function loaderFor(config: ContentConfig, from: number, keepBody = true) {
+  return createLoader<IndexedFile>(config, {
+    prepare: (parsed, shown) => indexFile(parsed, shown, { keepBody }),
+    helper: {
+      url: new URL("../src/read_worker.ts", import.meta.url),
+      data: { keepBody } satisfies ReadWorkerData,
+      from,
+    },
+  });
+}
 
 const byFile = (a: { file: string; message: string }, b: { file: string; message: string }) =>
   `${a.file}\n${a.message}` < `${b.file}\n${b.message}` ? -1 : 1;
 
 /** What a load gave, made comparable (files and warnings in path order), without who read what. */
-function sorted({ files, warnings, read, changed }: Loaded) {
+function sorted({ files, warnings, read, changed }: Loaded<IndexedFile>) {
   const byPath = (a: { path: string; plugin: string }, b: { path: string; plugin: string }) =>
     `${a.plugin}/${a.path}` < `${b.plugin}/${b.path}` ? -1 : 1;
   return {
@@ -57,8 +74,8 @@ describe("loader", () => {
     const { root, config } = await generated();
     try {
       const settings = await loadConfigFile(config);
-      const aloneLoad = await createLoader(settings, { helperFrom: Infinity }).load();
-      const helpedLoad = await createLoader(settings, { helperFrom: 1 }).load();
+      const aloneLoad = await loaderFor(settings, Infinity).load();
+      const helpedLoad = await loaderFor(settings, 1).load();
       assert.equal(aloneLoad.helped, 0);
       if (hasWorker) {
         assert.ok(helpedLoad.helped > 0, "the helper read nothing");
@@ -74,8 +91,8 @@ describe("loader", () => {
       }
       // The helper derives the fields of the files it reads; the index built
       // from them must be the one built from fields derived here.
-      const indexOf = (files: Loaded["files"], warnings: Loaded["warnings"]) => {
-        const index = buildIndex(files, indexSettings(settings), 0, [...warnings]);
+      const indexOf = (files: IndexedFile[], warnings: Loaded<IndexedFile>["warnings"]) => {
+        const index = buildIndex(files, indexSettings(settings), 0, { warnings });
         return { items: index.items, warnings: [...index.warnings].sort(byFile) };
       };
       const fromHelped = indexOf(helpedLoad.files, helpedLoad.warnings);
@@ -87,9 +104,12 @@ describe("loader", () => {
       // what the index needs, and the same index but for the bodies it does
       // not hold.
       for (const helperFrom of [Infinity, 1]) {
-        const lean = await createLoader(settings, { helperFrom, keepText: false }).load();
+        const lean = await loaderFor(settings, helperFrom, false).load();
         for (const file of lean.files) {
-          assert.deepEqual(Object.keys(file).sort(), ["checksum", "mtime", "path", "plugin"]);
+          assert.deepEqual(
+            Object.keys(file).sort(),
+            ["checksum", "fields", "mtime", "path", "plugin", "warnings"],
+          );
         }
         const fromLean = indexOf(lean.files, lean.warnings);
         assert.ok(fromLean.items.every((item) => item.body === undefined));
@@ -106,7 +126,7 @@ describe("loader", () => {
   it("after a helped first load, a full reload reads only what changed", async () => {
     const { root, config, paths } = await generated();
     try {
-      const loader = createLoader(await loadConfigFile(config), { helperFrom: 1 });
+      const loader = loaderFor(await loadConfigFile(config), 1);
       const first = await loader.load();
       assert.equal(first.read, first.files.length + 3); // every file, the three broken ones too
       const again = await loader.load();
@@ -117,8 +137,8 @@ describe("loader", () => {
       const after = await loader.load();
       assert.equal(after.changed, true);
       assert.equal(after.read, 1);
-      const file = after.files.find((f) => `blog/${f.path}` === edited) as ParsedFile;
-      assert.equal(file.attrs.title, "Edited");
+      const file = after.files.find((f) => `blog/${f.path}` === edited)!;
+      assert.equal(file.fields.title, "Edited");
       assert.equal(file.body, "A new body.");
     } finally {
       await rm(root, { recursive: true, force: true });

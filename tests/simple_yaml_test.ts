@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { CORE_SCHEMA, load } from "js-yaml";
-import { parseSimpleYaml } from "../src/simple_yaml.ts";
+import { parseSimpleYaml } from "../src/source/simple_yaml.ts";
 import { mulberry32 } from "../bench/site.ts";
 
 /** What js-yaml (core schema) makes of a block, or the error class when it refuses. */

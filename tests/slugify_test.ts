@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { fold, slugify } from "../src/slugify.ts";
+import { fold, slugify } from "../src/util/slugify.ts";
 import { mulberry32 } from "../bench/site.ts";
 
 describe("slugify (SPEC 4)", () => {

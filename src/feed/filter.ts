@@ -1,7 +1,7 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import { type Filters, filtersKey } from "./query.ts";
-import { type Contains, heldTexts } from "./search_text.ts";
+import { type Contains, heldBodyContains } from "./search.ts";
 
 /**
  * The feed items that match the filters, in feed order, before paging
@@ -9,8 +9,8 @@ import { type Contains, heldTexts } from "./search_text.ts";
  * checks the remaining conditions. Pure.
  *
  * @param contains how `search` looks into an item's text: by default the
- *   item's own body (an index built from parsed files); a server's index
- *   holds no bodies, and passes what `createSearchTexts` made
+ *   item's own body, folded on every call (an index built from parsed
+ *   files); a service passes the texts `createSearchTexts` keeps
  *
  * @example
  * ```ts
@@ -21,7 +21,7 @@ import { type Contains, heldTexts } from "./search_text.ts";
 export function filterItems(
   index: Index,
   filters: Filters,
-  contains: Contains = heldTexts,
+  contains: Contains = heldBodyContains,
 ): readonly Item[] {
   if (filters.indexable === false) return [];
   let candidates: readonly Item[] = index.feed;

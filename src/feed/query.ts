@@ -1,4 +1,4 @@
-import { fold, slugify } from "../slugify.ts";
+import { fold, slugify } from "../util/slugify.ts";
 
 /** Parsed, validated feed filters (SPEC 6.1). Absent filters are `undefined`. */
 export interface Filters {
@@ -49,8 +49,10 @@ export const FEED_PARAMETERS = [
 
 const KNOWN = new Set<string>(FEED_PARAMETERS);
 const BOOL: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
-const MAX_LIMIT = 10000;
-const MAX_SEARCH = 200;
+/** The largest `limit` (SPEC 6.1). */
+export const MAX_LIMIT = 10000;
+/** The longest `search`, in characters (SPEC 6.1). */
+export const MAX_SEARCH = 200;
 
 /**
  * Parses a query string into {@link Filters}, or the first problem with it

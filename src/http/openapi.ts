@@ -1,4 +1,6 @@
+import { MAX_LIMIT, MAX_SEARCH } from "../feed/query.ts";
 import type { Index } from "../index/build.ts";
+import { type RouteName, ROUTES } from "./routes.ts";
 
 const nameSlug = {
   type: "object",
@@ -73,9 +75,8 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
   });
   const bool = { type: "string", enum: ["true", "false", "1", "0"] };
-  const paths: Record<string, unknown> = {};
-  if (index.settings.api) {
-    paths["/api/content.json"] = {
+  const operations: Record<RouteName, unknown> = {
+    feed: {
       get: {
         operationId: "getContent",
         summary: "Every feed-eligible item, filtered and paged",
@@ -89,7 +90,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
             "every term occurs in title, description or body (case and accents ignored)",
             {
               type: "string",
-              maxLength: 200,
+              maxLength: MAX_SEARCH,
             },
           ),
           q("year", "year of date", { type: "string", pattern: "^\\d{4}$" }),
@@ -99,7 +100,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           }),
           q("indexable", "indexable flag", bool),
           q("searchable", "searchable flag", bool),
-          q("limit", "items per page", { type: "integer", minimum: 1, maximum: 10000 }),
+          q("limit", "items per page", { type: "integer", minimum: 1, maximum: MAX_LIMIT }),
           q("page", "page number; needs limit", { type: "integer", minimum: 1, default: 1 }),
         ],
         responses: {
@@ -118,22 +119,20 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           "400": problem("A bad query: the detail names the parameter"),
         },
       },
-    };
-  }
-  paths["/api/openapi.json"] = {
-    get: {
-      operationId: "getOpenApi",
-      summary: "This document",
-      responses: {
-        "200": {
-          description: "OpenAPI 3.1",
-          content: { "application/json": { schema: { type: "object" } } },
+    },
+    openapi: {
+      get: {
+        operationId: "getOpenApi",
+        summary: "This document",
+        responses: {
+          "200": {
+            description: "OpenAPI 3.1",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
         },
       },
     },
-  };
-  if (index.settings.sitemap) {
-    paths["/sitemap.xml"] = {
+    sitemap: {
       get: {
         operationId: "getSitemap",
         summary: "sitemaps.org urlset of the feed items",
@@ -144,32 +143,43 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           },
         },
       },
-    };
-  }
-  paths["/{type}/{uri}.json"] = {
-    get: {
-      operationId: "getItem",
-      summary: "An item's JSON form (every non-draft item, indexable or not)",
-      parameters: [
-        { name: "type", in: "path", required: true, schema: { type: "string", enum: index.types } },
-        {
-          name: "uri",
-          in: "path",
-          required: true,
-          description: "the item's uri; may contain '/'",
-          schema: { type: "string" },
+    },
+    item: {
+      get: {
+        operationId: "getItem",
+        summary: "An item's JSON form (every non-draft item, indexable or not)",
+        parameters: [
+          {
+            name: "type",
+            in: "path",
+            required: true,
+            schema: { type: "string", enum: index.types },
+          },
+          {
+            name: "uri",
+            in: "path",
+            required: true,
+            description: "the item's uri; may contain '/'",
+            schema: { type: "string" },
+          },
+        ],
+        responses: {
+          "200": {
+            description: "The item",
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/ItemDetail" } },
+            },
+          },
+          "304": { description: "Not modified" },
+          "404": problem("No such item"),
         },
-      ],
-      responses: {
-        "200": {
-          description: "The item",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/ItemDetail" } } },
-        },
-        "304": { description: "Not modified" },
-        "404": problem("No such item"),
       },
     },
   };
+  const paths: Record<string, unknown> = {};
+  for (const route of ROUTES) {
+    if (route.enabled(index.settings)) paths[route.openapiPath] = operations[route.name];
+  }
   return {
     openapi: "3.1.0",
     info: {

@@ -1,11 +1,13 @@
 import type { ContentConfig } from "../config.ts";
-import { formatTimestamp } from "../dates.ts";
-import type { FileFields } from "../item/derive.ts";
+import type { FileFields } from "../fields/derive.ts";
+import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
 import { categoryAt, type PluginDeclaration, PLUGINS } from "../plugins.ts";
-import type { IndexedFile, ParsedFile, Warning } from "../source/parsed_file.ts";
-import { derivedFields } from "../item/derived.ts";
+import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import { compareText } from "../util/compare.ts";
+import { formatTimestamp } from "../util/dates.ts";
 import type { Item, Tag } from "./item.ts";
-import { compareText, placeFiles, type TreeNode } from "./tree.ts";
+import { compareSiblings } from "./order.ts";
+import { placeFiles, type TreeNode } from "./tree.ts";
 
 /** What the index keeps of the configuration. */
 export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitemap"> & {
@@ -19,7 +21,9 @@ export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitem
  * @example
  * ```ts
  * import { indexSettings } from "./build.ts";
- * indexSettings(config).plugins; // [{ name: "docs", path: "docs" }, …]
+ * import { validateConfig } from "../config.ts";
+ * const config = validateConfig({ plugins: { docs: null, api: null } }, "/site/content");
+ * indexSettings(config).plugins; // [{ name: "docs", path: "docs" }]
  * ```
  */
 export function indexSettings(config: ContentConfig): IndexSettings {
@@ -68,68 +72,122 @@ export interface Index {
     readonly items: number;
     readonly feed: number;
   }[];
+  /** What the load and the build found wrong, in the order found. */
+  readonly warnings: readonly Warning[];
+  /**
+   * What the next build may take over when its files are the same objects
+   * (see {@link BuildOptions.previous}): each file's item, and each plugin's
+   * tree. Bounded by the index itself.
+   */
+  readonly reuse: IndexReuse;
+}
+
+/** What one build hands to the next. */
+export interface IndexReuse {
+  /** The item built from each file. */
+  readonly items: ReadonlyMap<IndexedFile, Item>;
+  /** Each plugin's forest, and the files it was built from. */
+  readonly trees: ReadonlyMap<string, PluginTree>;
+}
+
+/** One plugin's served items as a forest, with the files and warnings it came from. */
+interface PluginTree {
+  readonly files: readonly IndexedFile[];
+  readonly prefix: string;
+  readonly roots: readonly Placed[];
   readonly warnings: readonly Warning[];
 }
 
-interface Draft {
-  /** The item's `id`, `file` and feed eligibility, fixed when the draft is made. */
+/** Options of {@link buildIndex}. */
+export interface BuildOptions {
+  /**
+   * The index built last: a plugin whose files are the same objects in the
+   * same order keeps its tree, and an item whose inputs did not change keeps
+   * its object, so a re-index after one file changed rebuilds one plugin.
+   */
+  readonly previous?: Index;
+  /** Warnings found before the build (by the load), first in `warnings`. */
+  readonly warnings?: readonly Warning[];
+}
+
+interface Placed {
+  /** An item placed in its tree: its `id`, `file` and feed eligibility fixed, its children to sort. */
   id: string;
   file: string;
   eligible: boolean;
-  node: TreeNode;
+  node: TreeNode<IndexedFile>;
   fields: FileFields;
   plugin: PluginDeclaration;
   uri: string;
   draft: boolean;
   time: number;
-  parent: Draft | undefined;
-  children: Draft[];
+  parent: Placed | undefined;
+  children: Placed[];
   /** The children's ids, once they are sorted. */
   childIds: readonly string[];
 }
 
 /**
- * Builds an {@link Index} from parsed files (SPEC 3–5). Pure: the files come
- * from disk or from a snapshot, the clock comes in as `builtAt`. A file
- * without its text (an {@link IndexedFile} from the server's loader) must have
- * had its fields derived when it was read; its item has no `body`.
- *
- * @param warnings collects what is wrong with files and folders (the caller logs them)
+ * Builds an {@link Index} (SPEC 3–5). Pure: the files come from disk or from
+ * a snapshot, the clock comes in as `builtAt`, what an earlier build made
+ * comes in as `previous`. A parsed file (with its front matter) has its
+ * fields derived here and keeps its body; a file from the server's loader
+ * comes with its fields, without a body.
  *
  * @example
  * ```ts
  * import { buildIndex } from "./build.ts";
- * const index = buildIndex([
- *   { plugin: "docs", path: "intro.md", checksum: "00", mtime: 0, attrs: { title: "Intro" }, body: "x".repeat(120) },
- * ], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [{ name: "docs", path: "docs" }] }, 0);
+ * const settings = {
+ *   title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * };
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro" }, body: "x".repeat(120),
+ * }], settings, 0);
  * index.feed[0].id; // "docs_doc_intro"
+ * const next = buildIndex([], settings, 1, { previous: index });
+ * next.feed.length; // 0
  * ```
  */
 export function buildIndex(
-  files: readonly IndexedFile[],
+  files: readonly (IndexedFile | ParsedFile)[],
   settings: IndexSettings,
   builtAt: number,
-  warnings: Warning[] = [],
+  options: BuildOptions = {},
 ): Index {
+  const previous = options.previous?.reuse;
+  const warnings: Warning[] = [...options.warnings ?? []];
+  const prefixOf = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const byPlugin = new Map<string, IndexedFile[]>();
-  for (const file of files) {
+  for (const given of files) {
+    const file = "fields" in given
+      ? given
+      : indexFile(given, `${prefixOf.get(given.plugin)}/${given.path}`, { keepBody: true });
     const list = byPlugin.get(file.plugin);
     if (list) list.push(file);
     else byPlugin.set(file.plugin, [file]);
   }
-  const served: Draft[] = [];
+  const served: Placed[] = [];
   const counts: { plugin: string; items: number; feed: number }[] = [];
+  const trees = new Map<string, PluginTree>();
   for (const { name, path } of settings.plugins) {
     const plugin = PLUGINS[name as keyof typeof PLUGINS];
-    const roots = reusedTree(byPlugin.get(name) ?? [], plugin, path, warnings);
+    const pluginFiles = byPlugin.get(name) ?? [];
+    const last = previous?.trees.get(name);
+    const tree = last && last.prefix === path && sameList(last.files, pluginFiles)
+      ? last
+      : pluginTree(pluginFiles, plugin, path);
+    trees.set(name, tree);
+    warnings.push(...tree.warnings);
     const before = served.length;
-    const walk = (list: Draft[]) => {
+    const walk = (list: readonly Placed[]) => {
       for (const draft of list) {
         served.push(draft);
         walk(draft.children);
       }
     };
-    walk(roots);
+    walk(tree.roots);
     counts.push({ plugin: name, items: served.length - before, feed: 0 });
   }
 
@@ -144,6 +202,7 @@ export function buildIndex(
   const feed: Item[] = [];
   const feedPlace = new Map<Item, number>();
   const byPath = new Map<string, Item>();
+  const built = new Map<IndexedFile, Item>();
   const lists = {
     type: new Map<string, Item[]>(),
     category: new Map<string, Item[]>(),
@@ -154,9 +213,8 @@ export function buildIndex(
   const countOf = new Map(counts.map((c) => [c.plugin, c]));
   for (const d of served) {
     const parent = d.parent ? d.parent.id : null;
-    // A re-index rebuilds only the items whose inputs changed; the rest keep
-    // their objects (`file` fixes the derived fields).
-    const old = built.get(d.node.file);
+    // An item whose inputs did not change keeps its object (`file` fixes the derived fields).
+    const old = previous?.items.get(d.node.file);
     const item = old && old.id === d.id && old.file === d.file && old.time === d.time &&
         old.parent === parent && old.eligible === d.eligible &&
         sameList(old.children, d.childIds) &&
@@ -193,16 +251,14 @@ export function buildIndex(
     lists,
     counts,
     warnings,
+    reuse: { items: built, trees },
   };
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);
 
-/** The item last built from each file, for re-use by the next build. */
-const built = new WeakMap<IndexedFile, Item>();
-
 function newItem(
-  d: Draft,
+  d: Placed,
   parent: string | null,
   tagCounts: ReadonlyMap<string, number>,
   tagObjects: Map<string, Tag>,
@@ -232,7 +288,7 @@ function newItem(
     date: f.date,
     last_update: f.lastUpdate,
     time: d.time,
-    body: "body" in d.node.file ? (d.node.file as ParsedFile).body : undefined,
+    body: d.node.file.body,
     parent,
     children: d.childIds,
     indexable: f.indexable,
@@ -257,53 +313,17 @@ function add(map: Map<string, Item[]>, key: string, item: Item) {
   } else map.set(key, [item]);
 }
 
-/** The forest last built from each plugin's files, keyed by its first file. */
-const trees = new WeakMap<IndexedFile, {
-  files: readonly IndexedFile[];
-  plugin: PluginDeclaration;
-  prefix: string;
-  roots: Draft[];
-  warnings: Warning[];
-}>();
-
-/**
- * {@link pluginTree}, or its last result when the plugin's files are the
- * same objects in the same order: a re-index after one file changed rebuilds
- * one plugin's tree, not all five.
- */
-function reusedTree(
-  files: readonly IndexedFile[],
-  plugin: PluginDeclaration,
-  prefix: string,
-  warnings: Warning[],
-): Draft[] {
-  if (files.length === 0) return [];
-  const last = trees.get(files[0]);
-  if (
-    last && last.plugin === plugin && last.prefix === prefix &&
-    sameList(last.files, files)
-  ) {
-    warnings.push(...last.warnings);
-    return last.roots;
-  }
-  const own: Warning[] = [];
-  const roots = pluginTree(files, plugin, prefix, own);
-  trees.set(files[0], { files, plugin, prefix, roots, warnings: own });
-  warnings.push(...own);
-  return roots;
-}
-
 /** One plugin's served items as a forest, siblings ordered (SPEC 3, 5). */
 function pluginTree(
   files: readonly IndexedFile[],
   plugin: PluginDeclaration,
   prefix: string,
-  warnings: Warning[],
-): Draft[] {
+): PluginTree {
+  const warnings: Warning[] = [];
   const nodes = placeFiles(files, plugin, prefix, warnings);
-  const byKey = new Map<string, Draft>();
-  const roots: Draft[] = [];
-  const uris = new Map<string, Draft>();
+  const byKey = new Map<string, Placed>();
+  const roots: Placed[] = [];
+  const uris = new Map<string, Placed>();
   // Parents before children, and within a level path order, so the first in path order wins a clash.
   const ordered = [...nodes].sort((a, b) =>
     a.depth - b.depth || compareText(a.file.path, b.file.path)
@@ -311,7 +331,8 @@ function pluginTree(
   for (const node of ordered) {
     const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
     if (node.parentKey && !parent) continue; // its parent lost a clash
-    const fields = derivedFields(node.file, `${prefix}/${node.file.path}`, warnings);
+    const fields = node.file.fields;
+    warnings.push(...node.file.warnings);
     const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
     const isDraft = fields.draft || (parent?.draft ?? false);
     const clash = uris.get(uri);
@@ -332,7 +353,7 @@ function pluginTree(
         message: `same uri '${uri}' as ${prefix}/${node.file.path} (a draft loses to it); left out`,
       });
     }
-    const draft: Draft = {
+    const draft: Placed = {
       id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
       file: `${prefix}/${node.file.path}`,
       eligible: fields.hasBody && fields.indexable,
@@ -352,8 +373,8 @@ function pluginTree(
     if (parent) parent.children.push(draft);
     else roots.push(draft);
   }
-  const sortAndSum = (list: Draft[]) => {
-    list.sort(compareSiblings);
+  const sortAndSum = (list: Placed[]) => {
+    list.sort((a, b) => compareSiblings(a.fields, a.node.file.path, b.fields, b.node.file.path));
     for (const d of list) {
       sortAndSum(d.children);
       d.childIds = d.children.length ? d.children.map((c) => c.id) : NO_IDS;
@@ -363,15 +384,5 @@ function pluginTree(
     }
   };
   sortAndSum(roots);
-  return roots;
-}
-
-function compareSiblings(a: Draft, b: Draft): number {
-  const pa = a.fields.position, pb = b.fields.position;
-  if (pa !== undefined || pb !== undefined) {
-    if (pa === undefined) return 1;
-    if (pb === undefined) return -1;
-    if (pa !== pb) return pa - pb;
-  }
-  return b.fields.dateMs - a.fields.dateMs || compareText(a.node.file.path, b.node.file.path);
+  return { files, prefix, roots, warnings };
 }

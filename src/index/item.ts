@@ -1,4 +1,4 @@
-import type { NameSlug } from "../item/people.ts";
+import type { NameSlug } from "../fields/names.ts";
 
 /** A tag as served: name, slug and how many feed items across the site carry it. */
 export interface Tag extends NameSlug {

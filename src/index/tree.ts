@@ -1,55 +1,17 @@
-import type { ContentPluginConfig } from "../config.ts";
-import { globMatcher } from "../glob.ts";
-import { stem } from "../path.ts";
 import type { PluginDeclaration } from "../plugins.ts";
-import type { IndexedFile, Warning } from "../source/parsed_file.ts";
+import type { Warning } from "../source/parsed_file.ts";
+import { compareText } from "../util/compare.ts";
+import { stem } from "../util/path.ts";
 
 /** A file placed in its plugin's hierarchy. */
-export interface TreeNode {
-  readonly file: IndexedFile;
+export interface TreeNode<F extends { readonly path: string }> {
+  readonly file: F;
   /** Path without extension, relative to the plugin folder: the key children hang from. */
   readonly key: string;
   /** 1 for top-level files. */
   readonly depth: number;
   /** The parent's key, or `""` at the top. */
   readonly parentKey: string;
-}
-
-/**
- * Whether a relative path can be content at all (SPEC 3): no segment starts
- * with `.` or `_` (dot and underscore folders are skipped too, the way static
- * site generators treat them) and none is `_attachments`.
- *
- * @example
- * ```ts
- * import { isContentPath } from "./tree.ts";
- * isContentPath("guide/intro.md"); // true
- * isContentPath("guide/_attachments/a.md"); // false
- * ```
- */
-export function isContentPath(path: string): boolean {
-  return !path.split("/").some((part) => part.startsWith(".") || part.startsWith("_"));
-}
-
-/**
- * Selects a plugin's files by its include and exclude globs.
- *
- * @example
- * ```ts
- * import { fileSelector } from "./tree.ts";
- * import { PLUGINS } from "../plugins.ts";
- * const select = fileSelector(PLUGINS.docs, { name: "docs", path: "docs", include: undefined, exclude: ["drafts/**"] });
- * select("guide.md"); // true
- * select("drafts/wip.md"); // false
- * ```
- */
-export function fileSelector(
-  plugin: PluginDeclaration,
-  options: ContentPluginConfig,
-): (path: string) => boolean {
-  const include = globMatcher(options.include ?? plugin.include);
-  const exclude = globMatcher(options.exclude);
-  return (path) => isContentPath(path) && include(path) && !exclude(path);
 }
 
 /**
@@ -65,19 +27,18 @@ export function fileSelector(
  * ```ts
  * import { placeFiles } from "./tree.ts";
  * import { PLUGINS } from "../plugins.ts";
- * const file = (path: string) => ({ plugin: "docs", path, checksum: "", mtime: 0, attrs: {}, body: "" });
- * const nodes = placeFiles([file("a.md"), file("a/b.md")], PLUGINS.docs, "docs", []);
+ * const nodes = placeFiles([{ path: "a.md" }, { path: "a/b.md" }], PLUGINS.docs, "docs", []);
  * nodes.map((n) => n.parentKey); // ["", "a"]
  * ```
  */
-export function placeFiles(
-  files: readonly IndexedFile[],
+export function placeFiles<F extends { readonly path: string }>(
+  files: readonly F[],
   plugin: PluginDeclaration,
   prefix: string,
   warnings: Warning[],
-): TreeNode[] {
+): TreeNode<F>[] {
   const sorted = [...files].sort((a, b) => compareText(a.path, b.path));
-  const byKey = new Map<string, IndexedFile>();
+  const byKey = new Map<string, F>();
   for (const file of sorted) {
     const slash = file.path.lastIndexOf("/");
     const key = file.path.slice(0, slash + 1) + stem(file.path.slice(slash + 1));
@@ -91,7 +52,7 @@ export function placeFiles(
   }
   const placed = new Set<string>();
   const reported = new Set<string>();
-  const nodes: TreeNode[] = [];
+  const nodes: TreeNode<F>[] = [];
   const keys = [...byKey.keys()].map((key) => ({ key, depth: depthOf(key) }))
     .sort((a, b) => a.depth - b.depth || compareText(a.key, b.key));
   for (const { key, depth } of keys) {
@@ -134,17 +95,4 @@ function depthOf(key: string): number {
   let depth = 1;
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 47) depth++;
   return depth;
-}
-
-/**
- * Code-unit order, the same on every runtime and locale ("path order").
- *
- * @example
- * ```ts
- * import { compareText } from "./tree.ts";
- * ["b", "a"].sort(compareText); // ["a", "b"]
- * ```
- */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,4 @@
 import type { ContentConfig } from "../config.ts";
-import { fileSelector, isContentPath } from "../index/tree.ts";
 import { PLUGINS } from "../plugins.ts";
 import {
   entryInfo,
@@ -11,15 +10,14 @@ import {
   stampAll,
 } from "./fs.ts";
 import { isWarning } from "./parse.ts";
-import type { IndexedFile, Warning } from "./parsed_file.ts";
+import type { ParsedFile, Warning } from "./parsed_file.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
-import type { HelperBatch, HelperReply } from "./read_worker.ts";
-import { rememberDerived, textless } from "../item/derived.ts";
+import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
-export interface Loaded {
-  /** Parsed files, or with `keepText: false` the files without their text (fields derived). */
-  readonly files: IndexedFile[];
+export interface Loaded<T> {
+  /** What `prepare` made of every file that parsed. */
+  readonly files: T[];
   readonly warnings: Warning[];
   /** How many files were read (not reused from the previous load). */
   readonly read: number;
@@ -34,15 +32,15 @@ export interface Loaded {
 }
 
 /** Reads content folders and remembers what it read, so a reload reads only what changed. */
-export interface ContentLoader {
+export interface ContentLoader<T> {
   /**
    * Lists every plugin folder and reads the files that are new or changed
    * since the last load; with `paths` (absolute, from a watcher), looks at
-   * only those, falling back to the full listing for folders and links.
+   * only those, and lists everything when one is not a plain file change.
    * With `reread`, the named files are read even when their size and
    * modification time did not change (a request found their bytes changed).
    */
-  load(paths?: readonly string[], reread?: boolean): Promise<Loaded>;
+  load(paths?: readonly string[], reread?: boolean): Promise<Loaded<T>>;
   /**
    * Whether a folder of the last listing changed since (an entry added,
    * removed or renamed in it, or the folder gone): a listing is due.
@@ -50,88 +48,160 @@ export interface ContentLoader {
   foldersChanged(): boolean;
 }
 
-/** How the loader reads; the defaults suit a server. */
-export interface LoaderOptions {
+/** The start-up helper: a Web Worker module that reads and prepares batches of files. */
+export interface LoaderHelper<T> {
+  /** The worker module (it answers {@link HelperBatch} messages with {@link HelperReply}). */
+  readonly url: URL;
+  /** Anything the worker needs to prepare files as `prepare` does (structured-cloneable). */
+  readonly data: unknown;
+  /** A load that reads at least this many files uses the helper. Default 1,000. */
+  readonly from?: number;
+  /** Turns what the worker posted back into what the loader keeps (shared objects, for example). */
+  readonly adopt?: (value: T) => T;
+}
+
+/** How the loader turns files into what it keeps. */
+export interface LoaderOptions<T> {
   /**
-   * A load that reads at least this many files shares them with a helper
-   * Web Worker (a second core), where the runtime has `Worker` (Deno, Bun;
-   * not Node, which reads on the main thread). Default 1,000.
+   * What to keep of a parsed file (the service derives its fields here): the
+   * loader holds the result until the file changes, not the parsed file.
+   *
+   * @param shown the path printed in warnings (relative to the content root)
    */
-  readonly helperFrom?: number;
+  readonly prepare: (parsed: ParsedFile, shown: string) => T;
   /**
-   * Keep each file's front matter and body (`true`, a `ParsedFile`),
-   * or derive the file's fields as it is read and keep only what the index
-   * needs (`false`, an {@link IndexedFile}): the text of every file is most
-   * of what an index would hold, and a server reads a body again when a
-   * request needs it. Default `true`.
+   * A helper that shares a large first load with a second core, where the
+   * runtime has `Worker` (Deno, Bun; Node reads on the main thread).
    */
-  readonly keepText?: boolean;
+  readonly helper?: LoaderHelper<T>;
+}
+
+/** A batch of jobs, as the loader posts it to the helper. */
+export interface HelperBatch {
+  readonly id: number;
+  readonly jobs: readonly ReadJob[];
+  /** The helper's `data`. */
+  readonly data: unknown;
+}
+
+/** A batch's results, as the helper posts them back: each file prepared, or a warning. */
+export interface HelperReply<T> {
+  readonly id: number;
+  readonly results: readonly (Omit<ReadResult, "result"> & { readonly result: T | Warning })[];
 }
 
 /** Files a message to the helper carries: large enough that messaging is a small share. */
 const BATCH = 128;
 
+/** A read file as the loader keeps it: prepared, or the warning it gave. */
+interface Entry<T> {
+  readonly abs: string;
+  readonly result: T | Warning;
+  /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
+  readonly mtime: number;
+  readonly size: number;
+}
+
 /**
  * Creates a loader for a configuration. A file is read again only when its
- * modification time or size changed; otherwise its parsed form is reused.
+ * modification time or size changed; otherwise what `prepare` made of it is
+ * reused.
  *
  * @example
  * ```ts
  * import { createLoader } from "./loader.ts";
- * import { loadConfigFile } from "../load_config.ts";
- * const loader = createLoader(await loadConfigFile("content/services.yaml"));
+ * import { validateConfig } from "../config.ts";
+ * const config = validateConfig({ plugins: { docs: null } }, "/site/content");
+ * const loader = createLoader(config, { prepare: (parsed) => parsed });
  * const { files, warnings } = await loader.load();
  * ```
  */
-export function createLoader(config: ContentConfig, options: LoaderOptions = {}): ContentLoader {
-  const helperFrom = options.helperFrom ?? 1000;
-  const keepText = options.keepText ?? true;
-  let cache = new Map<string, Entry>();
+export function createLoader<T extends object>(
+  config: ContentConfig,
+  options: LoaderOptions<T>,
+): ContentLoader<T> {
+  const { prepare, helper } = options;
+  let cache = new Map<string, Entry<T>>();
   let listingWarnings: Warning[] = [];
   let folderStamps = new Map<string, number>();
   let irregular = false;
+  let listedOnce = false;
   const selectors = config.plugins.map((plugin) => ({
     plugin,
     folder: `${config.root}/${plugin.path}/`,
     select: fileSelector(PLUGINS[plugin.name], plugin),
   }));
+  const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
+    abs: found.abs,
+    plugin,
+    path: found.path,
+    shown,
+    mtime: found.mtime,
+    size: found.size,
+    maxSize: config.maxFileSize,
+  });
 
   const finish = (
-    next: Map<string, Entry>,
+    next: Map<string, Entry<T>>,
     listing: Warning[],
-    read: number,
-    helped: number,
-    changed: boolean,
-    listed: boolean,
-  ): Loaded => {
+    counts: { read: number; helped: number; changed: boolean; listed: boolean },
+  ): Loaded<T> => {
     cache = next;
     listingWarnings = listing;
     const warnings = [...listing];
-    const files: IndexedFile[] = [];
+    const files: T[] = [];
     for (const { result } of next.values()) {
       if (isWarning(result)) warnings.push(result);
       else files.push(result);
     }
-    return { files, warnings, read, helped, changed, listed, irregular };
+    return { files, warnings, irregular, ...counts };
   };
 
-  let listedOnce = false;
-  const full = async (): Promise<Loaded> => {
+  /** Reads the jobs into `next`, sharing a large first load with the helper. */
+  const readAll = async (
+    todo: readonly ReadJob[],
+    next: Map<string, Entry<T>>,
+    blocking: boolean,
+  ): Promise<number> => {
+    let cursor = 0;
+    const store = (entry: Entry<T>) => next.set(entry.abs, entry);
+    const readHere = (read: ReadResult, { shown }: ReadJob) =>
+      store(
+        isWarning(read.result)
+          ? read as Entry<T>
+          : { ...read, result: prepare(read.result, shown) },
+      );
+    const one = () => cursor < todo.length ? todo[cursor++] : undefined;
+    const take = (count: number) => todo.slice(cursor, cursor += count);
+    const helped = helper && todo.length >= (helper.from ?? 1000);
+    const [, byHelper] = await Promise.all([
+      readContentFiles(one, readHere, blocking),
+      helped ? runHelper(helper, take, store, readHere) : 0,
+    ]);
+    return byHelper;
+  };
+
+  const full = async (): Promise<Loaded<T>> => {
     // The first load blocks on its I/O (nothing is served before it ends) and
     // has nothing to compare with, so each read stats its own file.
     const first = !listedOnce;
     listedOnce = true;
-    const next = new Map<string, Entry>();
+    const next = new Map<string, Entry<T>>();
     const warned: Warning[] = [];
     const todo: ReadJob[] = [];
     const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
       const shown = (path: string) => `${plugin.path}/${path}`;
-      const left = (path: string, reason: string) =>
+      const onLeftOut = (path: string, reason: string) =>
         warned.push({ file: shown(path), message: `${reason}; left out` });
-      const listing = await listFiles(config.root, folder.slice(0, -1), select, left, first);
+      const listing = await listFiles(config.root, folder.slice(0, -1), {
+        keep: select,
+        skipName: isSkippedName,
+        onLeftOut,
+        blocking: first,
+      });
       const found: (FoundFile & Partial<Stamp>)[] = first
         ? listing.files
-        : await stampAll(listing.files, (file, code) => left(file.path, code));
+        : await stampAll(listing.files, (file, code) => onLeftOut(file.path, code));
       return { plugin, shown, found, listing };
     }));
     folderStamps = new Map(listed.flatMap(({ listing }) => [...listing.folders]));
@@ -152,16 +222,16 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
       for (const file of found) {
         const old = cache.get(file.abs);
         if (old && old.mtime === file.mtime && old.size === file.size) next.set(file.abs, old);
-        else todo.push(job(file, plugin.name, shown(file.path), config.maxFileSize));
+        else todo.push(job(file, plugin.name, shown(file.path)));
       }
     }
-    const helped = await readAll(todo, next, todo.length >= helperFrom, first, keepText);
+    const helped = await readAll(todo, next, first);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
       key(warned) !== key(listingWarnings);
-    return finish(next, warned, todo.length, helped, changed, true);
+    return finish(next, warned, { read: todo.length, helped, changed, listed: true });
   };
 
   return {
@@ -194,13 +264,11 @@ export function createLoader(config: ContentConfig, options: LoaderOptions = {})
         const old = next.get(abs);
         if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
         const found = { path, abs, mtime: info.mtime, size: info.size };
-        todo.push(
-          job(found, owner.plugin.name, `${owner.plugin.path}/${path}`, config.maxFileSize),
-        );
+        todo.push(job(found, owner.plugin.name, `${owner.plugin.path}/${path}`));
       }
-      const helped = await readAll(todo, next, todo.length >= helperFrom, false, keepText);
+      const helped = await readAll(todo, next, false);
       const changed = todo.length > 0 || removed;
-      return finish(next, listingWarnings, todo.length, helped, changed, false);
+      return finish(next, listingWarnings, { read: todo.length, helped, changed, listed: false });
     },
   };
 }
@@ -212,73 +280,22 @@ function holdsUnder(entries: ReadonlyMap<string, unknown>, folder: string): bool
   return false;
 }
 
-/** A read file as the loader keeps it: with its text, or without (`keepText: false`). */
-type Entry = Omit<ReadResult, "result"> & { readonly result: IndexedFile | Warning };
-
-const job = (
-  found: FoundFile & Partial<Stamp>,
-  plugin: string,
-  shown: string,
-  maxSize: number,
-): ReadJob => ({
-  abs: found.abs,
-  plugin,
-  path: found.path,
-  shown,
-  mtime: found.mtime,
-  size: found.size,
-  maxSize,
-});
-
 /**
- * Reads, hashes and parses files into `next`: 32 at a time on this thread
- * and, when `helped`, in batches on a helper worker that takes them from the
- * same queue, so each side does as much as it gets through.
- *
- * Resolves with how many files the helper read.
- *
- * @param blocking read with blocking calls on this thread too (nothing is served yet)
- */
-async function readAll(
-  todo: readonly ReadJob[],
-  next: Map<string, Entry>,
-  helped: boolean,
-  blocking: boolean,
-  keepText: boolean,
-): Promise<number> {
-  let cursor = 0;
-  const store = (entry: Entry) => next.set(entry.abs, entry);
-  const read = (result: ReadResult, job: ReadJob) =>
-    store(
-      keepText || isWarning(result.result)
-        ? result
-        : { ...result, result: textless(result.result, job.shown) },
-    );
-  const take = (count: number) => todo.slice(cursor, cursor += count);
-  const one = () => cursor < todo.length ? todo[cursor++] : undefined;
-  const [, byHelper] = await Promise.all([
-    readContentFiles(one, read, blocking),
-    helped ? helper(take, store, read, keepText) : 0,
-  ]);
-  return byHelper;
-}
-
-/**
- * Runs batches from `take` on a helper Web Worker until `take` runs dry,
+ * Runs batches from `take` on the helper Web Worker until `take` runs dry,
  * two in flight so the worker never waits on this thread, and resolves with
  * how many files it read. Without `Worker` it does nothing; if the worker
  * fails, its batches in flight are read here. The worker ends with the
  * load: it holds nothing between loads.
  */
-function helper(
+function runHelper<T extends object>(
+  helper: LoaderHelper<T>,
   take: (count: number) => readonly ReadJob[],
-  store: (entry: Entry) => void,
+  store: (entry: Entry<T>) => void,
   readHere: (result: ReadResult, job: ReadJob) => void,
-  keepText: boolean,
 ): Promise<number> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./read_worker.ts", import.meta.url), { type: "module" });
+    worker = new Worker(helper.url, { type: "module" });
   } catch {
     return Promise.resolve(0); // no Worker here (Node), or it may not start one (an edge runtime)
   }
@@ -290,17 +307,19 @@ function helper(
       const jobs = take(BATCH);
       if (jobs.length === 0) return;
       pending.set(++id, jobs);
-      worker.postMessage({ id, jobs, keepText } satisfies HelperBatch);
+      worker.postMessage({ id, jobs, data: helper.data } satisfies HelperBatch);
     };
     const end = () => {
       worker.terminate();
       resolve(read);
     };
-    worker.onmessage = ({ data }: MessageEvent<HelperReply>) => {
+    worker.onmessage = ({ data }: MessageEvent<HelperReply<T>>) => {
       pending.delete(data.id);
-      for (const { derived, ...result } of data.results) {
-        if (derived) rememberDerived(result.result as IndexedFile, derived);
-        store(result);
+      for (const result of data.results) {
+        const value = result.result;
+        store(
+          isWarning(value) || !helper.adopt ? result : { ...result, result: helper.adopt(value) },
+        );
       }
       read += data.results.length;
       send();

@@ -1,6 +1,5 @@
-import { extract, FrontMatterError } from "../front_matter.ts";
-import { countWordsUtf8 } from "../item/reading_time.ts";
-import type { IndexedFile, ParsedFile, Warning } from "./parsed_file.ts";
+import { extract, FrontMatterError } from "./front_matter.ts";
+import type { ParsedFile, Warning } from "./parsed_file.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -27,7 +26,7 @@ export function parseFile(
   // The front matter and the body are decoded apart, so the body is a string
   // of its own: not a slice that keeps the whole file alive, and one byte a
   // character when it is Latin-1 even if an author's name in the front
-  // matter is not (about a tenth of the index's memory at 10,000 files).
+  // matter is not.
   const split = headLength(bytes);
   let head: string, rest: string;
   try {
@@ -41,16 +40,7 @@ export function parseFile(
   }
   try {
     const { attrs, body } = extract(head);
-    // Counted on the bytes, which is faster than on the string; only where
-    // the body's bytes are known (after a byte-found block, or a file without one).
-    const plain = split === -1 && !/^\uFEFF?---/.test(head);
-    const words = split !== -1
-      ? countWordsUtf8(bytes.subarray(split))
-      : plain
-      ? countWordsUtf8(bytes)
-      : undefined;
-    const parsed = { ...meta, attrs, body: split === -1 ? body.trim() : rest.trim() };
-    return words === undefined ? parsed : { ...parsed, words };
+    return { ...meta, attrs, body: split === -1 ? body.trim() : rest.trim() };
   } catch (error) {
     if (!(error instanceof FrontMatterError)) throw error;
     const at = error.line ? ` (line ${error.line})` : "";
@@ -123,6 +113,6 @@ function headLength(bytes: Uint8Array): number {
  * isWarning({ file: "a.md", message: "bad" }); // true
  * ```
  */
-export function isWarning(value: IndexedFile | Warning): value is Warning {
+export function isWarning<T extends object>(value: T | Warning): value is Warning {
   return "message" in value && !("checksum" in value);
 }

@@ -1,11 +1,8 @@
 /**
- * What the index needs of a content file once the file's own fields are
- * derived: where it is and what its bytes were. A server's loader keeps only
- * this (its front matter and body are let go after deriving, and a body is
- * read again when a request needs it), so the index does not hold the text
- * of every file.
+ * One content file after reading and front-matter parsing (SPEC 4): where
+ * it is, what its bytes were, its front matter and its body.
  */
-export interface IndexedFile {
+export interface ParsedFile {
   /** Name of the content plugin that owns the file. */
   readonly plugin: string;
   /** Path relative to the plugin's folder, `/`-separated. */
@@ -14,19 +11,10 @@ export interface IndexedFile {
   readonly checksum: string;
   /** Modification time, epoch milliseconds. */
   readonly mtime: number;
-}
-
-/**
- * One content file after reading and front-matter parsing: everything the
- * index needs, and exactly what an edge snapshot stores per file (plain JSON).
- */
-export interface ParsedFile extends IndexedFile {
   /** Front matter (an empty map when the file has none). */
   readonly attrs: Readonly<Record<string, unknown>>;
   /** The body after the front matter, trimmed. */
   readonly body: string;
-  /** Word runs of the body (SPEC 4 `time`), when the loader counted them on the bytes. */
-  readonly words?: number;
 }
 
 /** A problem with one file or folder; logged once per load, never served. */

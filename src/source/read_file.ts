@@ -1,8 +1,8 @@
-import { inLanes } from "../lanes.ts";
 import { DEFAULT_MAX_FILE_SIZE } from "../config.ts";
-import { formatSize } from "../size.ts";
+import { forEachConcurrently } from "../util/concurrency.ts";
+import { sha256Hex } from "../util/hash.ts";
+import { formatSize } from "../util/size.ts";
 import { type FileRead, readRegularFile, readRegularFileSync } from "./fs.ts";
-import { sha256Hex } from "./hash.ts";
 import { parseBody, parseFile } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 
@@ -96,7 +96,8 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
  * @example
  * ```ts
  * import { readBody } from "./read_file.ts";
- * const body = await readBody("/site/content/docs/intro.md", item.checksum, 10 * 1024 * 1024);
+ * const checksum = "9f2c…"; // the SHA-256 the index holds for the file
+ * const body = await readBody("/site/content/docs/intro.md", checksum, 10 * 1024 * 1024);
  * ```
  */
 export async function readBody(
@@ -122,7 +123,11 @@ export async function readBody(
  *
  * @example
  * ```ts
- * import { readContentFiles } from "./read_file.ts";
+ * import { readContentFiles, type ReadJob } from "./read_file.ts";
+ * const jobs: ReadJob[] = [{
+ *   abs: "/site/content/docs/intro.md", plugin: "docs", path: "intro.md", shown: "docs/intro.md",
+ *   maxSize: 10 * 1024 * 1024,
+ * }];
  * let i = 0;
  * await readContentFiles(() => jobs[i++], (result, job) => console.log(job.shown, result.mtime));
  * ```
@@ -132,5 +137,5 @@ export async function readContentFiles(
   done: (result: ReadResult, job: ReadJob) => void,
   blocking = false,
 ): Promise<void> {
-  await inLanes(next, async (job) => done(await readContentFile(job, blocking), job));
+  await forEachConcurrently(next, async (job) => done(await readContentFile(job, blocking), job));
 }

@@ -70,3 +70,34 @@ export async function compress(bytes: Uint8Array, coding: string): Promise<Uint8
   }
   return out;
 }
+
+/** Bodies at or under this many bytes are sent uncompressed (SPEC 9). */
+export const COMPRESS_MIN = 1024;
+
+/** Codings chosen per `Accept-Encoding` value seen; bounded, since clients choose the values. */
+const chosen = new Map<string, string>();
+const CHOSEN_MAX = 256;
+
+/**
+ * The coding to answer a request with, for a body of `size` bytes:
+ * `identity` at or under {@link COMPRESS_MIN}, else {@link negotiate}'s
+ * choice (remembered per header value, a few hundred at most).
+ *
+ * @example
+ * ```ts
+ * import { codingFor } from "./encoding.ts";
+ * const request = new Request("http://x/", { headers: { "Accept-Encoding": "gzip" } });
+ * codingFor(request, 5000); // "gzip"
+ * codingFor(request, 10); // "identity"
+ * ```
+ */
+export function codingFor(request: Request, size: number): string {
+  if (size <= COMPRESS_MIN) return "identity";
+  const accept = request.headers.get("Accept-Encoding") ?? "";
+  let coding = chosen.get(accept);
+  if (coding === undefined) {
+    coding = negotiate(accept) ?? "identity";
+    if (chosen.size < CHOSEN_MAX) chosen.set(accept, coding);
+  }
+  return coding;
+}

@@ -1,5 +1,5 @@
-import { quoteValue } from "../quote.ts";
-import { slugify } from "../slugify.ts";
+import { quoteValue } from "../util/quote.ts";
+import { slugify } from "../util/slugify.ts";
 
 /** An author or a tag as the feed prints it (tags add `count` at render time). */
 export interface NameSlug {
@@ -83,4 +83,36 @@ function toNameSlug(entry: unknown, objects: boolean): NameSlug | undefined {
 function dedupe(list: NameSlug[]): NameSlug[] {
   const seen = new Set<string>();
   return list.filter((entry) => !seen.has(entry.slug) && seen.add(entry.slug));
+}
+
+/**
+ * Shares one object per author or tag name and slug among every file that
+ * names it, so that an index of many files holds each name once. Made per
+ * service; it forgets everything past `max` distinct names (it only saves
+ * memory).
+ *
+ * @example
+ * ```ts
+ * import { createNameInterner } from "./names.ts";
+ * const share = createNameInterner();
+ * const a = share([{ name: "Deno", slug: "deno" }]);
+ * const b = share([{ name: "Deno", slug: "deno" }]);
+ * a[0] === b[0]; // true
+ * ```
+ */
+export function createNameInterner(
+  max = 100_000,
+): (list: readonly NameSlug[]) => readonly NameSlug[] {
+  const known = new Map<string, NameSlug>();
+  return (list) => {
+    if (Object.isFrozen(list)) return list;
+    return list.map((entry) => {
+      const key = `${entry.name}\n${entry.slug}`;
+      const shared = known.get(key);
+      if (shared) return shared;
+      if (known.size >= max) known.clear();
+      known.set(key, entry);
+      return entry;
+    });
+  };
 }

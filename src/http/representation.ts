@@ -1,6 +1,8 @@
-import { sha256Hex } from "../source/hash.ts";
-import { compress, negotiate } from "./compress.ts";
-import { PROBLEM_TYPE, problemBody } from "./problem.ts";
+import { sha256Hex } from "../util/hash.ts";
+import { isNotModified } from "./conditional.ts";
+import { baseHeaders } from "./cors.ts";
+import { codingFor, compress } from "./encoding.ts";
+import type { HttpSettings } from "./settings.ts";
 
 /** One encoding of a representation, with its complete response headers precomputed. */
 interface Variant {
@@ -39,29 +41,7 @@ export interface Representation {
   readonly held: () => number;
 }
 
-/** HTTP settings that are the same for every response. */
-export interface HttpSettings {
-  /** Send `Access-Control-Allow-Origin: *`. */
-  readonly cors: boolean;
-  /** The `Cache-Control` of successful responses. */
-  readonly cacheControl: string;
-  /**
-   * The `Response` class to build responses with: srvx's `FastResponse` on
-   * Node skips the web `Response` object's overhead. Default: `Response`.
-   */
-  readonly Response?: typeof Response;
-  /**
-   * Answer with clones of one `Response` built per variant instead of a new
-   * one per request. Deno and Bun share the body bytes between clones, where
-   * a new `Response` copies them; Node's web `Response` tees a clone's
-   * stream, so it stays off there. Default: `false`.
-   */
-  readonly cloneResponses?: boolean;
-}
-
 const encoder = new TextEncoder();
-/** Bodies at or under this many bytes are sent uncompressed (SPEC 9). */
-export const COMPRESS_MIN = 1024;
 
 async function etagOf(bytes: Uint8Array): Promise<string> {
   return `"${(await sha256Hex(bytes)).slice(0, 32)}"`;
@@ -69,7 +49,7 @@ async function etagOf(bytes: Uint8Array): Promise<string> {
 
 type Parts = Omit<Representation, "variants" | "held"> & { size: number };
 
-async function makeVariant(rep: Parts, coding: string, settings: HttpSettings): Promise<Variant> {
+async function makeVariant(rep: Parts, coding: string): Promise<Variant> {
   const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
   const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
   rep.etags.add(etag);
@@ -103,11 +83,11 @@ function builtFor(
   extra: Record<string, string> | undefined,
   make: boolean,
 ): { readonly ok: Response; readonly notModified: Response } | undefined {
-  if (!settings.cloneResponses) return undefined;
+  if (!settings.tuning?.cloneResponses) return undefined;
   const key = extra ? JSON.stringify(extra) : "";
   let built = variant.built.get(key);
   if (!built && make && variant.built.size < BUILT_PER_VARIANT) {
-    const R = settings.Response ?? Response;
+    const R = settings.tuning?.Response ?? Response;
     built = {
       ok: new R(variant.bytes as Uint8Array<ArrayBuffer>, {
         headers: extra ? { ...variant.ok, ...extra } : variant.ok,
@@ -137,7 +117,7 @@ const NOT_MODIFIED_HEADERS = [
  *
  * @example
  * ```ts
- * import { represent } from "./respond.ts";
+ * import { represent } from "./representation.ts";
  * const rep = await represent("application/json; charset=utf-8", '{"ok":true}',
  *   { cors: true, cacheControl: "public, max-age=60" }, Date.now());
  * rep.etag; // '"4062edaf…"'
@@ -172,14 +152,11 @@ export async function represent(
     variants: new Map<string, Promise<Variant>>(),
     held: () => parts.size,
   });
-  const identity = makeVariant(rep, "identity", settings);
+  const identity = makeVariant(rep, "identity");
   rep.variants.set("identity", identity);
   await identity;
   return rep;
 }
-
-/** Codings chosen per `Accept-Encoding` value seen; bounded, since clients choose the values. */
-const negotiated = new Map<string, string>();
 
 /**
  * Answers a request with a representation (SPEC 9): `ETag` and
@@ -190,7 +167,7 @@ const negotiated = new Map<string, string>();
  *
  * @example
  * ```ts
- * import { represent, sendRepresentation } from "./respond.ts";
+ * import { represent, sendRepresentation } from "./representation.ts";
  * const settings = { cors: true, cacheControl: "public, max-age=60" };
  * const rep = await represent("application/json; charset=utf-8", "{}", settings, Date.now());
  * const response = await sendRepresentation(new Request("http://x/"), rep, settings);
@@ -202,13 +179,13 @@ export async function sendRepresentation(
   settings: HttpSettings,
   extra?: Record<string, string>,
 ): Promise<Response> {
-  const coding = codingFor(request, rep);
+  const coding = codingFor(request, rep.bytes.length);
   let pending = rep.variants.get(coding);
   if (!pending) {
     // Every representation is made by `represent`, whose object is its parts too.
     rep.variants.set(
       coding,
-      pending = makeVariant(rep as Parts & Representation, coding, settings),
+      pending = makeVariant(rep as Parts & Representation, coding),
     );
   }
   return answer(request, rep, await pending, settings, extra, true);
@@ -221,17 +198,21 @@ export async function sendRepresentation(
  *
  * @example
  * ```ts
- * import { answerNow } from "./respond.ts";
- * const response = answerNow(new Request("http://x/"), rep, settings) ?? await sendRepresentation(request, rep, settings);
+ * import { answerReady, represent, sendRepresentation } from "./representation.ts";
+ * const settings = { cors: true, cacheControl: "public, max-age=60" };
+ * const rep = await represent("application/json; charset=utf-8", "{}", settings, Date.now());
+ * const request = new Request("http://x/");
+ * const response = answerReady(request, rep, settings) ??
+ *   await sendRepresentation(request, rep, settings);
  * ```
  */
-export function answerNow(
+export function answerReady(
   request: Request,
   rep: Representation,
   settings: HttpSettings,
   extra?: Record<string, string>,
 ): Response | undefined {
-  const variant = rep.ready.get(codingFor(request, rep));
+  const variant = rep.ready.get(codingFor(request, rep.bytes.length));
   return variant && answer(request, rep, variant, settings, extra, false);
 }
 
@@ -249,100 +230,12 @@ function answer(
   extra: Record<string, string> | undefined,
   build: boolean,
 ): Response {
-  const R = settings.Response ?? Response;
+  const R = settings.tuning?.Response ?? Response;
   const built = builtFor(rep as Parts & Representation, variant, settings, extra, build);
-  if (notModified(request, rep)) {
+  if (isNotModified(request, rep)) {
     return built?.notModified.clone() ?? new R(null, { status: 304, headers: variant.notModified });
   }
   const headers = extra ? { ...variant.ok, ...extra } : variant.ok;
   if (request.method === "HEAD") return new R(null, { status: 200, headers });
   return built?.ok.clone() ?? new R(variant.bytes as Uint8Array<ArrayBuffer>, { headers });
-}
-
-function codingFor(request: Request, rep: Representation): string {
-  if (rep.bytes.length <= COMPRESS_MIN) return "identity";
-  const accept = request.headers.get("Accept-Encoding") ?? "";
-  let chosen = negotiated.get(accept);
-  if (chosen === undefined) {
-    chosen = negotiate(accept) ?? "identity";
-    if (negotiated.size < 256) negotiated.set(accept, chosen);
-  }
-  return chosen;
-}
-
-function notModified(request: Request, rep: Representation): boolean {
-  const match = request.headers.get("If-None-Match");
-  if (match !== null) {
-    if (rep.etags.has(match)) return true; // the usual case: the ETag sent back as it came
-    // Weak comparison (RFC 9110 13.1.2): any encoding of the same content matches.
-    return match.split(",").some((tag) => {
-      const t = tag.trim().replace(/^W\//, "");
-      return t === "*" || rep.etags.has(t);
-    });
-  }
-  const since = request.headers.get("If-Modified-Since");
-  if (since === null) return false;
-  const time = Date.parse(since);
-  return !Number.isNaN(time) && rep.lastModified <= time;
-}
-
-/**
- * A `application/problem+json` response (RFC 9457) that is never cached.
- *
- * @example
- * ```ts
- * import { sendProblem } from "./respond.ts";
- * const response = sendProblem(new Request("http://x/"), 404, "no item at /docs/nope.json", { cors: true, cacheControl: "" });
- * response.status; // 404
- * ```
- */
-export function sendProblem(
-  request: Request,
-  status: number,
-  detail: string,
-  settings: HttpSettings,
-  extra?: Record<string, string>,
-): Response {
-  const bytes = encoder.encode(problemBody(status, detail));
-  const headers = {
-    ...baseHeaders(settings),
-    "Content-Type": PROBLEM_TYPE,
-    "Cache-Control": "no-store",
-    ...extra,
-    "Content-Length": String(bytes.length),
-  };
-  return new (settings.Response ?? Response)(request.method === "HEAD" ? null : bytes, {
-    status,
-    headers,
-  });
-}
-
-/**
- * The answer to a CORS preflight: `204` with the allowed methods and headers.
- *
- * @example
- * ```ts
- * import { sendPreflight } from "./respond.ts";
- * sendPreflight({ cors: true, cacheControl: "" }).status; // 204
- * ```
- */
-export function sendPreflight(settings: HttpSettings): Response {
-  const headers = { ...baseHeaders(settings), Allow: "GET, HEAD, OPTIONS" };
-  if (settings.cors) {
-    Object.assign(headers, {
-      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-      "Access-Control-Allow-Headers": "*",
-      "Access-Control-Max-Age": "86400",
-    });
-  }
-  return new (settings.Response ?? Response)(null, { status: 204, headers });
-}
-
-function baseHeaders(settings: HttpSettings): Record<string, string> {
-  const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
-  if (settings.cors) {
-    headers["Access-Control-Allow-Origin"] = "*";
-    headers["Access-Control-Expose-Headers"] = "ETag, Link, Last-Modified";
-  }
-  return headers;
 }

@@ -1,7 +1,7 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
-import { inLanes } from "../lanes.ts";
-import { fold } from "../slugify.ts";
+import { forEachConcurrently } from "../util/concurrency.ts";
+import { fold } from "../util/slugify.ts";
 
 /**
  * Whether a folded search term occurs in an item's title, description or
@@ -24,65 +24,66 @@ function headOf(item: Item): string {
 
 /**
  * {@link Contains} for items that hold their bodies (an index built from
- * parsed files): each item's folded text is made on its first search and
- * kept while the item lives.
+ * parsed files, or a snapshot), folding the item's text on every call: what
+ * a caller of the pure `filterItems` gets by default. A service keeps the
+ * folded texts instead ({@link createSearchTexts}).
  *
  * @throws {TypeError} for an item without its body (a server's index)
  *
  * @example
  * ```ts
- * import { heldTexts } from "./search_text.ts";
- * heldTexts(index.feed[0], "cafe");
+ * import { heldBodyContains } from "./search.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "cafe.md", checksum: "00", mtime: 0, attrs: {}, body: "Un café.",
+ * }], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [{ name: "docs", path: "docs" }] }, 0);
+ * heldBodyContains(index.items[0], "cafe"); // true
  * ```
  */
-export function heldTexts(item: Item, term: string): boolean {
-  let text = heldFolds.get(item);
-  if (text === undefined) {
-    if (item.body === undefined) {
-      throw new TypeError(`${item.id} holds no body: search it with createSearchTexts`);
-    }
-    text = fold(`${item.title}\n${item.description}\n${item.body}`);
-    heldFolds.set(item, text);
+export function heldBodyContains(item: Item, term: string): boolean {
+  if (item.body === undefined) {
+    throw new TypeError(`${item.id} holds no body: search it with createSearchTexts`);
   }
-  return text.includes(term);
+  return headOf(item).includes(term) || fold(item.body).includes(term);
 }
-
-/** Each held item's folded text, made on its first search and kept while the item lives. */
-const heldFolds = new WeakMap<Item, string>();
 
 /**
  * Makes the search texts of an index's feed items on the first search of
  * that index, reading the bodies the index does not hold with `readBody`,
- * 32 at a time. A body's fold is kept by the file's checksum and carries
- * over to the next index, so after a change only the changed files are read
- * again. A file that changed since its index was built (`readBody` gives
- * `undefined`) is searched by title and description until the index catches
- * up, and `stale` is told about all such files at once, after the reads.
+ * 32 at a time. What it keeps is bounded by the content: the folded texts
+ * of the last index searched, a body's by the file's checksum, so the next
+ * index reuses what did not change and after an edit only the changed files
+ * are read again. A file that changed since its index was built (`readBody`
+ * gives `undefined`) is searched by title and description until the index
+ * catches up, and `stale` is told about all such files at once.
  *
  * @example
  * ```ts
- * import { createSearchTexts } from "./search_text.ts";
- * const textsOf = createSearchTexts((item) => readBody(`${root}/${item.file}`, item.checksum));
+ * import { createSearchTexts } from "./search.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] }, 0);
+ * const textsOf = createSearchTexts(async (item) => item.body);
  * const contains = await textsOf(index);
- * contains(index.feed[0], "cafe");
  * ```
  */
 export function createSearchTexts(
   readBody: ReadBody,
   stale: (items: readonly Item[]) => void = () => {},
 ): (index: Index) => Promise<Contains> {
-  const made = new WeakMap<Index, Promise<Contains>>();
+  /** The last index searched and its texts: one at a time, so an index swap lets the old go. */
+  let last: { index: Index; contains: Promise<Contains> } | undefined;
   /** Folded titles and descriptions: an unchanged item is the same object in the next index. */
-  const heads = new WeakMap<Item, string>();
+  let heads = new WeakMap<Item, string>();
   /** Folded bodies by checksum, of the index whose texts were made last. */
   let bodies = new Map<string, string>();
 
   const make = async (index: Index): Promise<Contains> => {
     const known = bodies;
     const next = new Map<string, string>();
+    const nextHeads = new WeakMap<Item, string>();
     const todo: Item[] = [];
     for (const item of index.feed) {
-      if (!heads.has(item)) heads.set(item, headOf(item));
+      nextHeads.set(item, heads.get(item) ?? headOf(item));
       const body = known.get(item.checksum) ??
         (item.body === undefined ? undefined : fold(item.body));
       if (body === undefined) todo.push(item);
@@ -90,7 +91,7 @@ export function createSearchTexts(
     }
     let cursor = 0;
     const changed: Item[] = [];
-    await inLanes(() => todo[cursor++], async (item) => {
+    await forEachConcurrently(() => todo[cursor++], async (item) => {
       const body = await readBody(item);
       if (body === undefined) changed.push(item);
       else next.set(item.checksum, fold(body));
@@ -98,17 +99,19 @@ export function createSearchTexts(
     // One re-index for all of them, not one queued per file.
     if (changed.length > 0) stale(changed);
     bodies = next;
+    heads = nextHeads;
     return (item, term) =>
-      heads.get(item)!.includes(term) || (next.get(item.checksum)?.includes(term) ?? false);
+      nextHeads.get(item)!.includes(term) || (next.get(item.checksum)?.includes(term) ?? false);
   };
 
   return (index) => {
-    let contains = made.get(index);
-    if (!contains) {
-      contains = make(index);
-      made.set(index, contains);
-      contains.catch(() => made.delete(index));
+    if (last?.index !== index) {
+      const contains = make(index);
+      last = { index, contains };
+      contains.catch(() => {
+        if (last?.contains === contains) last = undefined;
+      });
     }
-    return contains;
+    return last.contains;
   };
 }

@@ -1,4 +1,4 @@
-import { escapeControls } from "./quote.ts";
+import { escapeControls } from "./util/quote.ts";
 import type { Warning } from "./source/parsed_file.ts";
 
 /** Warnings of one shape printed before the rest are counted in one line (SPEC 11). */
@@ -11,7 +11,7 @@ export const WARNINGS_PER_SHAPE = 20;
  *
  * @example
  * ```ts
- * import { warningShape } from "./warnings_log.ts";
+ * import { warningShape } from "./log.ts";
  * warningShape("front matter 'date': expected a date, got \"2026-13-01\"; using the default");
  * // "front matter '…': expected a date, got \"…\"; using the default"
  * ```
@@ -31,7 +31,7 @@ export function warningShape(message: string): string {
  *
  * @example
  * ```ts
- * import { warningLines } from "./warnings_log.ts";
+ * import { warningLines } from "./log.ts";
  * warningLines([{ file: "docs/a\nb.md", message: "cannot be read (EACCES); left out" }]);
  * // ["warning: docs/a\\nb.md: cannot be read (EACCES); left out"]
  * ```
@@ -54,4 +54,30 @@ export function warningLines(warnings: readonly Warning[]): string[] {
     }
   }
   return lines;
+}
+
+/**
+ * A log of content warnings (SPEC 4, 11): each warning once per file per
+ * content version, so a reload logs only the warnings that are new, in the
+ * lines of {@link warningLines}.
+ *
+ * @example
+ * ```ts
+ * import { createWarningLog } from "./log.ts";
+ * const log = createWarningLog(console.error);
+ * log([{ file: "docs/a.md", message: "cannot be read (EACCES); left out" }]); // logged
+ * log([{ file: "docs/a.md", message: "cannot be read (EACCES); left out" }]); // still standing: not again
+ * ```
+ */
+export function createWarningLog(
+  write: (line: string) => void,
+): (warnings: readonly Warning[]) => void {
+  let logged = new Set<string>();
+  return (warnings) => {
+    const key = (w: Warning) => `${w.file}\n${w.message}`;
+    const standing = new Map(warnings.map((w) => [key(w), w]));
+    const fresh = [...standing].filter(([k]) => !logged.has(k)).map(([, w]) => w);
+    for (const line of warningLines(fresh)) write(line);
+    logged = new Set(standing.keys());
+  };
 }

@@ -1,14 +1,17 @@
-import { ConfigError, type ContentConfig, isHttpUrl } from "./config.ts";
+import { type ContentConfig, resolveBaseUrl } from "./config.ts";
+import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
+import { createNameInterner } from "./fields/names.ts";
+import { createHandler, type Handler } from "./http/handler.ts";
+import type { Tuning } from "./http/settings.ts";
 import { buildIndex, type Index, type IndexSettings, indexSettings } from "./index/build.ts";
-import { createHandler } from "./http/router.ts";
 import type { Item } from "./index/item.ts";
+import { keepLive, type Reloaded } from "./live.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
-import { keepLive } from "./live.ts";
-import { type ContentLoader, createLoader } from "./source/loader.ts";
-import { readBody } from "./source/read_file.ts";
-import type { IndexedFile, Warning } from "./source/parsed_file.ts";
+import { createWarningLog } from "./log.ts";
+import type { ReadWorkerData } from "./read_worker.ts";
 import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
-import { warningLines } from "./warnings_log.ts";
+import { createLoader, type Loaded } from "./source/loader.ts";
+import { readBody } from "./source/read_file.ts";
 
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
@@ -33,15 +36,6 @@ export interface ContentApiOptions {
   readonly cors?: boolean;
   /** `Cache-Control` of successful responses (default `public, max-age=60`). */
   readonly cacheControl?: string;
-  /** The `Response` class (srvx's `FastResponse` on Node); default the global `Response`. */
-  readonly Response?: typeof Response;
-  /**
-   * Answer repeated requests with clones of one `Response` built per
-   * representation: no copy of the body per request under Deno and Bun
-   * (`main.ts` turns it on there). Leave it off under Node, whose web
-   * `Response` tees a clone's stream. Default `false`.
-   */
-  readonly cloneResponses?: boolean;
   /**
    * Bytes of cached responses to keep (default 64 MB, SPEC 9): pages, items
    * and other answers beyond the index's own full feed, least recently used
@@ -74,12 +68,6 @@ export interface ContentApiOptions {
 export interface ContentApi {
   /** Answers one request; hand it to `Deno.serve`, `Bun.serve`, srvx, Hono's `mount`, or `export default`. */
   fetch(request: Request): Promise<Response>;
-  /**
-   * `fetch` for servers that take a `Response` or a promise of one
-   * (`Deno.serve`, `Bun.serve`, srvx): a request the response cache answers
-   * (a repeated GET or HEAD, a 304) gets its `Response` without a promise.
-   */
-  respond(request: Request): Response | Promise<Response>;
   /** The index that requests are answered from now. */
   readonly index: Index;
   /** The resolved configuration (`undefined` when serving a snapshot). */
@@ -93,42 +81,54 @@ export interface ContentApi {
   close(): void;
 }
 
+/** A service with its handler as the runtime adapters use it (see `src/adapters/`). */
+export interface Service {
+  readonly api: ContentApi;
+  /** The handler: a `Response` when the answer is ready, else a promise. */
+  readonly handle: Handler;
+}
+
+/** What the service's loader keeps per file: its fields, no text. */
+type Load = (paths?: readonly string[], reread?: boolean) => Promise<Loaded<IndexedFile>>;
+
 /**
  * Loads the content once and returns the service (SPEC 1). A bad
- * configuration rejects with a {@link ConfigError} whose message is one line;
- * a bad content file only logs a warning naming it.
+ * configuration rejects with a `ConfigError` whose message is one line; a
+ * bad content file only logs a warning naming it.
  *
  * @example
  * ```ts
- * import { createContentApi } from "../mod.ts";
+ * import { createContentApi } from "./service.ts";
  * const api = await createContentApi({ config: "content/services.yaml" });
  * const response = await api.fetch(new Request("http://localhost:8000/api/content.json"));
  * ```
  */
 export async function createContentApi(options: ContentApiOptions = {}): Promise<ContentApi> {
+  return (await createService(options)).api;
+}
+
+/**
+ * {@link createContentApi} with the runtime's tuning, for the adapters: the
+ * API and its handler, which answers ready responses without a promise.
+ *
+ * @example
+ * ```ts
+ * import { createService } from "./service.ts";
+ * const { api, handle } = await createService({ config: "content/services.yaml" }, {
+ *   cloneResponses: true,
+ * });
+ * ```
+ */
+export async function createService(
+  options: ContentApiOptions = {},
+  tuning: Tuning = {},
+): Promise<Service> {
   const logger = options.logger ?? console;
   const now = options.now ?? Date.now;
-  let baseUrl = options.baseUrl?.replace(/\/+$/, "") || undefined;
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
-    throw new ConfigError(
-      `BASE_URL: expected an absolute http(s) URL, got ${JSON.stringify(options.baseUrl)}`,
-    );
-  }
   let config: ContentConfig | undefined;
-  let loader: ContentLoader | undefined;
   let settings: IndexSettings;
-  let load: (
-    paths?: readonly string[],
-    reread?: boolean,
-  ) => Promise<
-    {
-      files: readonly IndexedFile[];
-      warnings: Warning[];
-      changed: boolean;
-      listed: boolean;
-      irregular: boolean;
-    }
-  >;
+  let load: Load;
+  let foldersChanged = () => false;
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
@@ -136,45 +136,61 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     settings = snapshotSettings(snapshot);
     const files = snapshotFiles(snapshot);
     load = () =>
-      Promise.resolve({ files, warnings: [], changed: false, listed: true, irregular: false });
+      Promise.resolve({
+        files,
+        warnings: [],
+        read: 0,
+        helped: 0,
+        changed: false,
+        listed: true,
+        irregular: false,
+      });
   } else {
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
     settings = indexSettings(config);
-    loader = createLoader(config, { keepText: false });
-    load = (paths, reread) => loader!.load(paths, reread);
+    const shareNames = createNameInterner();
+    const loader = createLoader<IndexedFile>(config, {
+      // The server keeps each file's fields, not its text: a body is read
+      // again when a request needs it.
+      prepare: (parsed, path) => indexFile(parsed, path, { shareNames }),
+      helper: {
+        url: new URL("./read_worker.ts", import.meta.url),
+        data: { keepBody: false } satisfies ReadWorkerData,
+        adopt: (file) => withNames(file, shareNames),
+      },
+    });
+    load = (paths, reread) => loader.load(paths, reread);
+    foldersChanged = () => loader.foldersChanged();
   }
-  baseUrl = settings.url ?? baseUrl;
+  const baseUrl = resolveBaseUrl(settings.url, options.baseUrl);
 
-  let logged = new Set<string>();
+  const log = createWarningLog((line) => logger.warn(line));
   /** What the last load said of the content (the live loop adapts to it). */
-  let reloaded = { listed: true, irregular: false };
+  let reloaded: Reloaded = { listed: true, irregular: false };
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
     const loaded = await load(paths, reread);
     reloaded = { listed: loaded.listed, irregular: loaded.irregular };
     // Unchanged content keeps its index, so `generated` and every ETag stay put.
     if (previous && !loaded.changed) return previous;
-    const next = buildIndex(loaded.files, settings, now(), loaded.warnings);
-    // Each warning once per file per content version: a reload repeats none that still stand.
-    const key = (w: Warning) => `${w.file}\n${w.message}`;
-    const standing = new Map(next.warnings.map((w) => [key(w), w]));
-    const fresh = [...standing].filter(([k]) => !logged.has(k)).map(([, w]) => w);
-    for (const line of warningLines(fresh)) logger.warn(line);
-    logged = new Set(standing.keys());
+    const next = buildIndex(loaded.files, settings, now(), {
+      previous,
+      warnings: loaded.warnings,
+    });
+    log(next.warnings);
     return next;
   };
   let index = await build();
   let pending: Promise<Index> | undefined;
   const root = config?.root;
   const fileOf = (item: Item) => `${root}/${item.file}`;
-  const handler = createHandler({
+  const handle = createHandler({
     index: () => index,
     baseUrl,
     cors: options.cors ?? true,
     cacheControl: options.cacheControl ?? "public, max-age=60",
-    Response: options.Response,
-    cloneResponses: options.cloneResponses,
+    tuning,
     cacheBytes: options.cacheBytes,
     logError: (message) => logger.error(message),
     // The server's index holds no bodies (a snapshot's does): they are read
@@ -193,27 +209,25 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
     pending = (pending ?? Promise.resolve(index)).then(run, run);
     return pending;
   }
-  const reloadLogged = (paths?: readonly string[]) =>
-    reload(paths).catch((error) =>
-      logger.error(`content reload failed; still serving the previous index: ${error}`)
-    );
-
   const stopLive = options.watch && config
     ? keepLive({
       root: config.root,
       mode: options.watch,
       pollInterval: options.pollInterval ?? 1000,
       relistInterval: options.relistInterval ?? 60_000,
-      reload: (paths) => reloadLogged(paths).then(() => reloaded),
-      foldersChanged: () => loader!.foldersChanged(),
-      initial: reloaded,
+      reload: (paths) =>
+        reload(paths).then(() => reloaded, (error) => {
+          logger.error(`content reload failed; still serving the previous index: ${error}`);
+          return reloaded;
+        }),
+      foldersChanged,
       warn: (message) => logger.warn(message),
+      initial: reloaded,
     })
     : undefined;
 
-  return {
-    fetch: handler,
-    respond: handler.respond,
+  const api: ContentApi = {
+    fetch: (request) => Promise.resolve(handle(request)),
     get index() {
       return index;
     },
@@ -223,4 +237,5 @@ export async function createContentApi(options: ContentApiOptions = {}): Promise
       stopLive?.();
     },
   };
+  return { api, handle };
 }

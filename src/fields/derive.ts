@@ -1,11 +1,11 @@
-import { formatDay, parseDate } from "../dates.ts";
-import { stem } from "../path.ts";
-import { slugify } from "../slugify.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
-import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./people.ts";
+import { formatDay, parseDate } from "../util/dates.ts";
+import { stem } from "../util/path.ts";
+import { quoteValue } from "../util/quote.ts";
+import { slugify } from "../util/slugify.ts";
+import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
 import { preview } from "./preview.ts";
 import { countWords, readingTime } from "./reading_time.ts";
-import { quoteValue } from "../quote.ts";
 
 /**
  * The fields of an item that depend on its file alone (SPEC 4). Fields that
@@ -140,7 +140,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ?? file.mtime;
   const lastMs = date("last_update") ?? file.mtime;
 
-  let time = readingTime(file.words ?? countWords(file.body));
+  let time = readingTime(countWords(file.body));
   let timeSet = false;
   if (attrs.time != null) {
     const value = attrs.time;

@@ -1,0 +1,69 @@
+import type { IndexSettings } from "../index/build.ts";
+
+/** The routes of the service, by name. */
+export type RouteName = "feed" | "openapi" | "sitemap" | "item";
+
+/** One route (SPEC 6–8), as the router, the `405` answer and the OpenAPI document see it. */
+export interface Route {
+  readonly name: RouteName;
+  /** The router's pattern, under the base URL's path. */
+  readonly pattern: string;
+  /** The same path as OpenAPI writes it. */
+  readonly openapiPath: string;
+  /** Whether the configuration enables it (a disabled route answers `404`). */
+  readonly enabled: (settings: Pick<IndexSettings, "api" | "sitemap">) => boolean;
+}
+
+/**
+ * Every route, in the order the OpenAPI document lists them. `GET` and
+ * `HEAD` answer on each; `OPTIONS` is a CORS preflight; any other method on
+ * one of these paths is a `405` (SPEC 9).
+ */
+export const ROUTES: readonly Route[] = [
+  {
+    name: "feed",
+    pattern: "/api/content.json",
+    openapiPath: "/api/content.json",
+    enabled: (s) => s.api,
+  },
+  {
+    name: "openapi",
+    pattern: "/api/openapi.json",
+    openapiPath: "/api/openapi.json",
+    enabled: () => true,
+  },
+  {
+    name: "sitemap",
+    pattern: "/sitemap.xml",
+    openapiPath: "/sitemap.xml",
+    enabled: (s) => s.sitemap,
+  },
+  {
+    name: "item",
+    pattern: "/:type/:uri+.json",
+    openapiPath: "/{type}/{uri}.json",
+    enabled: () => true,
+  },
+];
+
+/**
+ * A test for the paths the routes serve, under a base path, whatever the
+ * method: a known path with another method than `GET` or `HEAD` gets a `405`,
+ * not a `404`.
+ *
+ * @example
+ * ```ts
+ * import { routedPath } from "./routes.ts";
+ * const isRouted = routedPath("/content");
+ * isRouted("/content/docs/intro.json"); // true
+ * isRouted("/content/nothing"); // false
+ * ```
+ */
+export function routedPath(basePath: string): (pathname: string) => boolean {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const patterns = ROUTES.map((route) =>
+    escape(route.pattern).replace(/:[a-z]+\\\+/g, ".+").replace(/:[a-z]+/g, "[^/]+")
+  );
+  const regex = new RegExp(`^${escape(basePath)}(?:${patterns.join("|")})$`);
+  return (pathname) => regex.test(pathname);
+}

@@ -1,0 +1,28 @@
+/** HTTP settings that are the same for every response. */
+export interface HttpSettings {
+  /** Send `Access-Control-Allow-Origin: *` (SPEC 9; configurable off). */
+  readonly cors: boolean;
+  /** The `Cache-Control` of successful responses. */
+  readonly cacheControl: string;
+  /** How responses are built on this runtime (see `src/adapters/`). */
+  readonly tuning?: Tuning;
+}
+
+/**
+ * Runtime tuning, chosen by the adapter `main.ts` picks: nothing a library
+ * user needs to know.
+ */
+export interface Tuning {
+  /**
+   * The `Response` class to build responses with: srvx's `FastResponse` on
+   * Node skips the web `Response` object's overhead. Default: `Response`.
+   */
+  readonly Response?: typeof Response;
+  /**
+   * Answer with clones of a `Response` built once per variant instead of a
+   * new one per request. Deno and Bun share the body bytes between clones,
+   * where a new `Response` copies them; Node's web `Response` tees a
+   * clone's stream, so it stays off there. Default: `false`.
+   */
+  readonly cloneResponses?: boolean;
+}

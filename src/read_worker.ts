@@ -1,0 +1,33 @@
+// The start-up helper: a Web Worker that reads, hashes and parses the
+// batches of files the loader posts to it, and derives their fields as the
+// service's own `prepare` does, so a cold start uses a second core. It holds
+// no state; each message is a batch of jobs, each reply their results.
+import { indexFile } from "./fields/indexed_file.ts";
+import type { HelperBatch, HelperReply } from "./source/loader.ts";
+import type { IndexedFile } from "./fields/indexed_file.ts";
+import { isWarning } from "./source/parse.ts";
+import { readContentFiles } from "./source/read_file.ts";
+
+/** What the service sends with each batch (the loader's `helper.data`). */
+export interface ReadWorkerData {
+  /** Keep each file's body (a snapshot) or let it go (a server). */
+  readonly keepBody: boolean;
+}
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<HelperBatch>) => void) | null;
+  postMessage(message: HelperReply<IndexedFile>): void;
+}
+
+const scope = globalThis as unknown as WorkerScope;
+scope.onmessage = async ({ data: { id, jobs, data } }) => {
+  const { keepBody } = data as ReadWorkerData;
+  const results: HelperReply<IndexedFile>["results"][number][] = [];
+  let i = 0;
+  // Blocking reads: this thread does nothing else.
+  await readContentFiles(() => jobs[i++], (read, { shown }) => {
+    if (isWarning(read.result)) return void results.push({ ...read, result: read.result });
+    results.push({ ...read, result: indexFile(read.result, shown, { keepBody }) });
+  }, true);
+  scope.postMessage({ id, results });
+};
