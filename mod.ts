@@ -44,7 +44,13 @@ export {
   type IndexSettings,
 } from "./src/index/build.ts";
 export type { Item, Tag } from "./src/index/item.ts";
-export { FEED_PARAMETERS, type Filters, parseQuery, type QueryProblem } from "./src/feed/query.ts";
+export {
+  FEED_PARAMETERS,
+  type Filters,
+  parseQuery,
+  type QueryProblem,
+  type QueryVocabulary,
+} from "./src/feed/query.ts";
 export { filterItems, type Page, paginate } from "./src/feed/filter.ts";
 export type { Contains } from "./src/feed/search.ts";
 export {

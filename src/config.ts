@@ -42,6 +42,7 @@ export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
 
 /** A configuration problem: its message is the one line printed at start-up. */
 export class ConfigError extends Error {
+  /** One line: the file (or option), the key, and what was expected. */
   constructor(message: string) {
     super(message);
     this.name = "ConfigError";

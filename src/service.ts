@@ -15,8 +15,11 @@ import { readBody } from "./source/read_file.ts";
 
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
+  /** The start-up line and other news. */
   info(message: string): void;
+  /** A warning about content (one line, control characters escaped). */
   warn(message: string): void;
+  /** A failure the service recovered from (a reload, a 500), with its detail. */
   error(message: string): void;
 }
 

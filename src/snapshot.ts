@@ -15,19 +15,29 @@ import { compareText } from "./util/compare.ts";
  * what the routes serve (SPEC 10).
  */
 export interface SnapshotFile {
+  /** Name of the content plugin that owns the file. */
   readonly plugin: string;
+  /** Path relative to the plugin's folder. */
   readonly path: string;
+  /** SHA-256 of the file's bytes, lowercase hex. */
   readonly checksum: string;
+  /** Modification time, epoch milliseconds. */
   readonly mtime: number;
+  /** The fields derived from the file (SPEC 4). */
   readonly fields: FileFields;
+  /** The Markdown body, without front matter. */
   readonly body: string;
 }
 
 /** The served content tree in one JSON value (SPEC 10): what an edge deployment serves. */
 export interface Snapshot {
+  /** Always `content-feed-snapshot`. */
   readonly format: "content-feed-snapshot";
+  /** The format version: 2 holds no front matter and no drafts. */
   readonly version: 2;
+  /** What the index keeps of the configuration it was made with. */
   readonly settings: IndexSettings;
+  /** The served files, by plugin and path. */
   readonly files: readonly SnapshotFile[];
 }
 

@@ -15,6 +15,14 @@ import { type Contains, heldBodyContains } from "./search.ts";
  * @example
  * ```ts
  * import { filterItems } from "./filter.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * const matches = filterItems(index, { type: "docs", page: 1 });
  * ```
  */
@@ -59,9 +67,11 @@ export function filterItems(
 
 /** One page of matches and where it sits. */
 export interface Page {
+  /** The items of this page, in feed order. */
   readonly items: readonly Item[];
   /** Matches before paging. */
   readonly total: number;
+  /** This page's number (1 without `limit`). */
   readonly page: number;
   /** Pages in all (at least 1); `undefined` without `limit`. */
   readonly last: number | undefined;
@@ -105,6 +115,14 @@ export function paginate(matches: readonly Item[], filters: Pick<Filters, "limit
  * @example
  * ```ts
  * import { answerKey, filterItems, paginate } from "./filter.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * const all = { page: 1 }, big = { limit: 9999, page: 1 };
  * answerKey(all, paginate(filterItems(index, all), all)) ===
  *   answerKey(big, paginate(filterItems(index, big), big)); // true

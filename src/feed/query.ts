@@ -2,7 +2,9 @@ import { fold, slugify } from "../util/slugify.ts";
 
 /** Parsed, validated feed filters (SPEC 6.1). Absent filters are `undefined`. */
 export interface Filters {
+  /** An enabled plugin's type. */
   readonly type?: string;
+  /** A category of an enabled plugin. */
   readonly category?: string;
   /** Slug of the tag. */
   readonly tag?: string;
@@ -10,11 +12,15 @@ export interface Filters {
   readonly author?: string;
   /** Folded search terms; every one must occur. */
   readonly search?: readonly string[];
+  /** Four digits. */
   readonly year?: string;
   /** 1–12. */
   readonly month?: number;
+  /** The `indexable` flag (false: nothing, since the feed holds indexable items only). */
   readonly indexable?: boolean;
+  /** The `searchable` flag. */
   readonly searchable?: boolean;
+  /** At most this many items (1–10000). */
   readonly limit?: number;
   /** 1 when absent. */
   readonly page: number;
@@ -22,13 +28,17 @@ export interface Filters {
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */
 export interface QueryProblem {
+  /** The parameter at fault. */
   readonly parameter: string;
+  /** A sentence for the problem document's `detail`: what it accepts. */
   readonly detail: string;
 }
 
 /** What {@link parseQuery} needs to know about the index: the enabled values. */
 export interface QueryVocabulary {
+  /** The enabled plugins' types. */
   readonly types: readonly string[];
+  /** Their categories. */
   readonly categories: readonly string[];
 }
 

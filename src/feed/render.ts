@@ -12,6 +12,14 @@ const decoder = new TextDecoder();
  * @example
  * ```ts
  * import { itemJson } from "./render.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * itemJson(index.feed[0], "https://example.com");
  * // '{"id":"docs_doc_intro",…,"link":"https://example.com/docs/intro.json","image":null,…}'
  * ```
@@ -69,6 +77,14 @@ function metaJson(count: number, total: number, base: string, generated: string)
  * @example
  * ```ts
  * import { renderFullFeed } from "./render.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * const full = renderFullFeed(index, "https://example.com");
  * new TextDecoder().decode(full.bytes); // '{"meta":{"count":…'
  * ```
@@ -135,6 +151,14 @@ export function renderFullFeed(index: Index, base: string): FeedBytes {
  * ```ts
  * import { renderFeedBytes } from "./render.ts";
  * import { filterItems, paginate } from "./filter.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * const bytes = renderFeedBytes(index, paginate(filterItems(index, { page: 1 }), { page: 1 }), "https://example.com");
  * ```
  */
@@ -176,6 +200,14 @@ export function renderFeedBytes(
  * ```ts
  * import { renderFeed } from "./render.ts";
  * import { filterItems, paginate } from "./filter.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * const body = renderFeed(index, paginate(filterItems(index, { page: 1 }), { page: 1 }), "https://example.com");
  * JSON.parse(body).meta.count;
  * ```
@@ -194,6 +226,14 @@ export function renderFeed(index: Index, page: Page, base: string): string {
  * @example
  * ```ts
  * import { renderItem } from "./render.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * renderItem(index.byPath.get("docs/intro")!, "https://example.com");
  * ```
  */
@@ -212,6 +252,14 @@ export function renderItem(item: Item, base: string, body = item.body): string {
  * @example
  * ```ts
  * import { renderSitemap } from "./render.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * renderSitemap(index, "https://example.com");
  * ```
  */

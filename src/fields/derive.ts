@@ -15,24 +15,31 @@ import { countWords, readingTime } from "./reading_time.ts";
 export interface FileFields {
   /** The item's own URI segment. */
   readonly slug: string;
+  /** Front matter `title`, else the file name (SPEC 4). */
   readonly title: string;
+  /** Front matter `description` or `summary`, else a preview of the body. */
   readonly description: string;
   /** Front matter `image` as written (made absolute at render time), or `null`. */
   readonly image: string | null;
+  /** Front matter `authors` (or `author`); Anonymous when none. */
   readonly authors: readonly NameSlug[];
+  /** Front matter `tags`, duplicates by slug dropped. */
   readonly tags: readonly NameSlug[];
   /** `YYYY-MM-DD`. */
   readonly date: string;
   /** Epoch ms of `date`, for ordering (newest first). */
   readonly dateMs: number;
+  /** `YYYY-MM-DD`. */
   readonly lastUpdate: string;
   /** Reading minutes of this file's own body (or its front matter `time`). */
   readonly time: number;
   /** Whether `time` came from front matter (academy sums do not override it then). */
   readonly timeSet: boolean;
+  /** Front matter `draft`; a value that is not a boolean counts as true. */
   readonly draft: boolean;
   /** Front matter `indexable`/`searchable` when boolean, else the SPEC 4 default. */
   readonly indexable: boolean;
+  /** Front matter `searchable` when boolean, else the SPEC 4 default. */
   readonly searchable: boolean;
   /** `sidebar_position` (or `order`), when a finite number. */
   readonly position: number | undefined;

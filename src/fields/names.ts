@@ -3,7 +3,9 @@ import { slugify } from "../util/slugify.ts";
 
 /** An author or a tag as the feed prints it (tags add `count` at render time). */
 export interface NameSlug {
+  /** As written (trimmed). */
   readonly name: string;
+  /** `slugify(name)`, or the slug given. */
   readonly slug: string;
 }
 
@@ -19,7 +21,7 @@ export const ANONYMOUS: readonly NameSlug[] = Object.freeze([
  *
  * @example
  * ```ts
- * import { parseAuthors } from "./people.ts";
+ * import { parseAuthors } from "./names.ts";
  * parseAuthors(["Ana Pérez", { name: "Jōji Tanaka", slug: "joji" }]).value;
  * // [{ name: "Ana Pérez", slug: "ana-perez" }, { name: "Jōji Tanaka", slug: "joji" }]
  * ```
@@ -45,7 +47,7 @@ export function parseAuthors(value: unknown): { value: NameSlug[]; problem?: str
  *
  * @example
  * ```ts
- * import { parseTags } from "./people.ts";
+ * import { parseTags } from "./names.ts";
  * parseTags(["Deno", "deno", "Guía"]).value;
  * // [{ name: "Deno", slug: "deno" }, { name: "Guía", slug: "guia" }]
  * ```

@@ -14,7 +14,7 @@ export const ENCODINGS: readonly string[] = ["br", "gzip"].filter((format) => {
  *
  * @example
  * ```ts
- * import { negotiate } from "./compress.ts";
+ * import { negotiate } from "./encoding.ts";
  * negotiate("gzip, deflate"); // "gzip"
  * negotiate(null); // undefined
  * ```
@@ -40,7 +40,7 @@ const SLICE = 1 << 16;
  *
  * @example
  * ```ts
- * import { compress } from "./compress.ts";
+ * import { compress } from "./encoding.ts";
  * const gz = await compress(new TextEncoder().encode("hello"), "gzip");
  * ```
  */

@@ -21,6 +21,14 @@ const DAY = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
  * @example
  * ```ts
  * import { openApiDocument } from "./openapi.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
  * openApiDocument(index, "https://example.com").openapi; // "3.1.0"
  * ```
  */

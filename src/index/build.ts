@@ -42,6 +42,7 @@ export function indexSettings(config: ContentConfig): IndexSettings {
  * swapped in one assignment. Everything a request needs is here.
  */
 export interface Index {
+  /** What the index keeps of the configuration. */
   readonly settings: IndexSettings;
   /** Epoch ms of the build; `meta.generated` and `Last-Modified`. */
   readonly builtAt: number;
@@ -57,6 +58,7 @@ export interface Index {
   readonly byPath: ReadonlyMap<string, Item>;
   /** Enabled types and their categories, for validation messages. */
   readonly types: readonly string[];
+  /** The categories of the enabled plugins. */
   readonly categories: readonly string[];
   /** Feed items by filter value, each list in feed order. */
   readonly lists: {
@@ -82,8 +84,17 @@ export interface Index {
   readonly reuse: IndexReuse;
 }
 
-/** What one build hands to the next. */
+/**
+ * What one build hands to the next (each file's item, each plugin's tree):
+ * opaque outside `buildIndex`, and bounded by the index itself.
+ */
 export interface IndexReuse {
+  /** Only `buildIndex` reads it. */
+  readonly kind: "index-reuse";
+}
+
+/** What {@link IndexReuse} holds. */
+interface Reuse extends IndexReuse {
   /** The item built from each file. */
   readonly items: ReadonlyMap<IndexedFile, Item>;
   /** Each plugin's forest, and the files it was built from. */
@@ -156,7 +167,7 @@ export function buildIndex(
   builtAt: number,
   options: BuildOptions = {},
 ): Index {
-  const previous = options.previous?.reuse;
+  const previous = options.previous?.reuse as Reuse | undefined;
   const warnings: Warning[] = [...options.warnings ?? []];
   const prefixOf = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const byPlugin = new Map<string, IndexedFile[]>();
@@ -251,11 +262,16 @@ export function buildIndex(
     lists,
     counts,
     warnings,
-    reuse: { items: built, trees },
+    reuse: reuse({ kind: "index-reuse", items: built, trees }),
   };
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);
+
+/** What a build hands to the next, typed as the opaque {@link IndexReuse} it is outside. */
+function reuse(value: Reuse): IndexReuse {
+  return value;
+}
 
 function newItem(
   d: Placed,

@@ -2,6 +2,7 @@ import type { NameSlug } from "../fields/names.ts";
 
 /** A tag as served: name, slug and how many feed items across the site carry it. */
 export interface Tag extends NameSlug {
+  /** Feed-eligible items across the site that carry a tag with this slug. */
   readonly count: number;
 }
 
@@ -11,19 +12,31 @@ export interface Tag extends NameSlug {
  * Drafts never become an `Item`.
  */
 export interface Item {
+  /** `<type>_<category>_<uri with "/" as "_">`. */
   readonly id: string;
+  /** SHA-256 of the source file's bytes, lowercase hex. */
   readonly checksum: string;
+  /** The plugin's type. */
   readonly type: string;
+  /** The plugin's category at the item's depth. */
   readonly category: string;
+  /** The slugs of the item's ancestors and its own, joined with `/`. */
   readonly uri: string;
   /** Front matter image as written; made absolute with the base URL when root-relative. */
   readonly image: string | null;
+  /** Front matter `title`, else the first level-1 heading, else the file name (SPEC 4). */
   readonly title: string;
+  /** Front matter `description` or `summary`, else a preview of the body. */
   readonly description: string;
+  /** `[{name, slug}]`; Anonymous when the file names none. */
   readonly authors: readonly NameSlug[];
+  /** `[{name, slug, count}]`. */
   readonly tags: readonly Tag[];
+  /** `YYYY-MM-DD`, UTC. */
   readonly date: string;
+  /** `YYYY-MM-DD`, UTC. */
   readonly last_update: string;
+  /** Reading time in whole minutes (an academy module's or course's: the sum of its children's). */
   readonly time: number;
   /**
    * The Markdown body when the index was built from files that kept it (a
@@ -35,7 +48,9 @@ export interface Item {
   readonly parent: string | null;
   /** The `id`s of the children served by the item route. */
   readonly children: readonly string[];
+  /** Front matter `indexable` when boolean, else not draft, unlisted or deprecated, and a body of 100 characters. */
   readonly indexable: boolean;
+  /** Front matter `searchable` when boolean, else not draft, unlisted or deprecated. */
   readonly searchable: boolean;
   /** In the feed: not a draft, a non-empty body, indexable (SPEC 5). */
   readonly eligible: boolean;
