@@ -29,8 +29,8 @@ export function itemJson(item: Item, base: string): string {
   const image = item.image?.startsWith("/") && !item.image.startsWith("//")
     ? base + item.image
     : item.image;
-  // A template, not JSON.stringify of an object: a third faster, and the
-  // first full feed after a start or a change serializes every item.
+  // A template, not JSON.stringify of an object: faster, and the first full
+  // feed after a start or a change serializes every item.
   let authors = "";
   for (const a of item.authors) {
     authors += `${authors ? "," : ""}{"name":${q(a.name)},"slug":${q(a.slug)}}`;

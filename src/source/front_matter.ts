@@ -51,8 +51,8 @@ const CLOSE = /^---[ \t]*$/m;
  * the YAML).
  *
  * Blocks of plain `key: value` lines take a fast path (`simple_yaml.ts`),
- * which gives what js-yaml gives. The rest goes through js-yaml's core schema: it parses front matter 4–6×
- * faster than `yaml` here (`bench/front_matter_parsers.ts`), and the core schema
+ * which gives what js-yaml gives. The rest goes through js-yaml's core schema: it parses front
+ * matter several times faster than `yaml` (`bench/front_matter_parsers.ts`), and the core schema
  * keeps dates as strings so that impossible dates are caught by our own
  * parser instead of silently rolling over.
  *

@@ -1,6 +1,6 @@
 // The YAML that nearly all front matter is written in, read without a full
-// YAML parser: js-yaml was a tenth of the cold start at 10,000 files
-// (`deno run -A --cpu-prof`). Anything outside this small subset returns
+// YAML parser, which was a noticeable share of a cold start (figures in
+// docs/performance.md). Anything outside this small subset returns
 // `undefined`, and the caller hands the block to js-yaml, so a result from
 // here must always equal js-yaml's (CORE_SCHEMA) for the same text; the
 // differential test in tests/simple_yaml_test.ts holds it to that.

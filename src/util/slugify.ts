@@ -32,9 +32,9 @@ export function slugify(text: string): string {
  */
 export function fold(text: string): string {
   // Each non-ASCII character on its own, through a cache, and one lowercasing
-  // of the whole: a Unicode property regex over whole bodies was most of the
-  // index build's time, and appending character by character left a tree of
-  // strings that the first search had to flatten (twice the time of this).
+  // of the whole: cheaper than a Unicode property regex over whole bodies, and
+  // than appending character by character, which leaves a tree of strings for
+  // the first search to flatten (docs/performance.md).
   // Per-character folding is the same as folding the whole string but for
   // context-dependent lowercasing (a final Greek sigma), and queries are
   // folded the same way.

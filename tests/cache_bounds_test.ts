@@ -1,0 +1,133 @@
+// Every cache the service keeps has a stated bound (SPEC 9 "Bounded
+// memory"); these pin each one, so that a change that lets one grow with
+// traffic fails here.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createNameInterner } from "../src/fields/names.ts";
+import { createAnswerStore } from "../src/http/answer_store.ts";
+import { createResponseCache } from "../src/http/response_cache.ts";
+import { buildIndex } from "../src/index/build.ts";
+import { LONG, md, withSite } from "./helpers.ts";
+
+describe("the response cache (bounded by bytes)", () => {
+  it("never holds more than its budget, evicting the least recently used first", () => {
+    const cache = createResponseCache<string>(100);
+    for (let i = 0; i < 50; i++) {
+      cache.set(`k${i}`, `v${i}`, 30);
+      assert.ok(cache.bytes <= 100, `${cache.bytes} bytes after ${i + 1} entries`);
+    }
+    assert.equal(cache.size, 3);
+    assert.equal(cache.get("k49"), "v49");
+    assert.equal(cache.get("k0"), undefined);
+    // A use makes an entry the most recent: the next one in evicts another.
+    assert.equal(cache.get("k47"), "v47");
+    cache.set("new", "n", 30);
+    assert.equal(cache.get("k47"), "v47");
+    assert.equal(cache.get("k48"), undefined);
+  });
+
+  it("counts an entry's growth (an encoding made later) against the budget", () => {
+    const cache = createResponseCache<string>(100);
+    cache.set("a", "A", 40);
+    cache.set("b", "B", 40);
+    cache.resize("b", "B", 70); // b gained a gzip variant
+    assert.equal(cache.get("a"), undefined);
+    assert.equal(cache.bytes, 70);
+    cache.resize("gone", "X", 1000); // an entry evicted meanwhile is not counted
+    assert.equal(cache.bytes, 70);
+  });
+
+  it("keeps an entry larger than the whole budget only while it is the newest", () => {
+    const cache = createResponseCache<string>(100);
+    cache.set("small", "s", 10);
+    cache.set("huge", "h", 500);
+    assert.equal(cache.size, 1);
+    assert.equal(cache.get("huge"), "h");
+    cache.set("next", "n", 10);
+    assert.equal(cache.get("huge"), undefined);
+    assert.equal(cache.bytes, 10);
+  });
+});
+
+describe("the answer store", () => {
+  const settings = {
+    title: undefined,
+    url: undefined,
+    api: true,
+    sitemap: false,
+    plugins: [{ name: "docs", path: "docs" }],
+  };
+  const index = buildIndex([], settings, 0);
+
+  it("remembers at most 256 request URLs for answers without routing", async () => {
+    const store = createAnswerStore({ cors: true, cacheControl: "public" }, "https://x.example");
+    store.follow(index);
+    const context = (n: number) => ({
+      request: new Request(`https://x.example/api/content.json?n=${n}`),
+      index,
+      base: "https://x.example",
+    });
+    for (let n = 0; n < 300; n++) {
+      await store.send(context(n), "same", () => ({ type: "text/plain", body: "one answer" }));
+    }
+    assert.equal(store.ready(context(0).request, index), undefined, "the oldest URL is forgotten");
+    assert.ok(store.ready(context(299).request, index), "the newest URL is answered at once");
+  });
+
+  it("forgets every answer of an index once another index is followed", async () => {
+    const store = createAnswerStore({ cors: true, cacheControl: "public" }, "https://x.example");
+    store.follow(index);
+    const context = {
+      request: new Request("https://x.example/a"),
+      index,
+      base: "https://x.example",
+    };
+    await store.send(context, "a", () => ({ type: "text/plain", body: "a" }));
+    assert.ok(store.has(context, "a"));
+    const next = buildIndex([], settings, 1);
+    store.follow(next);
+    assert.equal(store.has({ ...context, index: next }, "a"), false);
+    assert.equal(store.ready(context.request, next), undefined);
+  });
+});
+
+describe("the name interner", () => {
+  it("forgets every name past its bound, and shares objects within it", () => {
+    const share = createNameInterner(3);
+    const [a] = share([{ name: "A", slug: "a" }]);
+    assert.equal(share([{ name: "A", slug: "a" }])[0], a);
+    share([{ name: "B", slug: "b" }, { name: "C", slug: "c" }]);
+    share([{ name: "D", slug: "d" }]); // a fourth name: it starts over
+    assert.notEqual(share([{ name: "A", slug: "a" }])[0], a);
+  });
+});
+
+describe("a response cache of one byte", () => {
+  it("still answers every route right: only the newest answer is kept", async () => {
+    const files = {
+      "docs/a.md": md({ title: "A", tags: ["x"] }, LONG),
+      "docs/b.md": md({ title: "B", tags: ["x"] }, LONG),
+    };
+    await withSite(files, {}, async (roomy) => {
+      await withSite(files, { cacheBytes: 1 }, async (tight) => {
+        for (let round = 0; round < 2; round++) {
+          for (
+            const path of [
+              "/api/content.json",
+              "/api/content.json?limit=1",
+              "/api/content.json?tag=x&limit=1&page=2",
+              "/docs/a.json",
+              "/docs/b.json",
+              "/sitemap.xml",
+            ]
+          ) {
+            const [want, got] = await Promise.all([roomy.request(path), tight.request(path)]);
+            assert.equal(got.status, want.status, path);
+            assert.equal(got.headers.get("etag"), want.headers.get("etag"), path);
+            assert.equal(await got.text(), await want.text(), path);
+          }
+        }
+      });
+    });
+  });
+});
