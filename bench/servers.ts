@@ -1,6 +1,7 @@
 // What the benchmark and the load test share: their arguments, the runtime
 // commands, and starting and stopping a server that prints "listening on <url> ".
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -22,7 +23,8 @@ const RUNTIMES: Record<string, string[]> = {
   // As `npm start` runs it: a small young generation suits a heap of long-lived data (README).
   deno: [bin("deno"), "run", "-A", "--v8-flags=--max-semi-space-size=4,--heap-growing-percent=30"],
   bun: [bin("bun")],
-  node: [bin("node")],
+  // Node 24 from npm where a package for this platform exists, else the `node` on the PATH.
+  node: [existsSync(bin("node")) ? bin("node") : "node"],
 };
 
 /** The command that runs `script` (relative to the project) under a runtime. */

@@ -1,5 +1,6 @@
 // Helpers for tests that run the real server (`main.ts`) under each runtime.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -11,7 +12,8 @@ const bin = (name: string) => `${ROOT}node_modules/.bin/${name}`;
 export const RUNTIMES: Record<string, (script: string) => string[]> = {
   deno: (script) => [bin("deno"), "run", "-A", script],
   bun: (script) => [bin("bun"), script],
-  node: (script) => [bin("node"), script],
+  // Node 24 from npm where a package for this platform exists, else the `node` on the PATH.
+  node: (script) => [existsSync(bin("node")) ? bin("node") : "node", script],
 };
 
 /**
