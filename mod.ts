@@ -59,9 +59,10 @@ export {
   renderFeed,
   renderFeedBytes,
   renderFullFeed,
-  renderItem,
-  renderSitemap,
 } from "./src/feed/render.ts";
+export { renderItem } from "./src/feed/item_form.ts";
+export { renderSitemap } from "./src/feed/sitemap.ts";
+export { pageLinks } from "./src/feed/links.ts";
 export {
   makeSnapshot,
   type Snapshot,

@@ -3,7 +3,7 @@
 // in the loader lowers the floor too). Usage: <runtime> bench/floor.ts <site folder>
 import { readdir } from "node:fs/promises";
 import process from "node:process";
-import { readBytes } from "../src/source/fs.ts";
+import { readBytes } from "../src/source/read_regular.ts";
 
 const files: string[] = [];
 async function walk(dir: string): Promise<void> {

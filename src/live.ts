@@ -1,4 +1,4 @@
-import { watchFolder } from "./source/fs.ts";
+import { watchFolder } from "./source/watch.ts";
 
 /** What a reload tells the live loop. */
 export interface Reloaded {

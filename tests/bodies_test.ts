@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { filterItems } from "../src/feed/filter.ts";
-import { renderItem } from "../src/feed/render.ts";
+import { renderItem } from "../src/feed/item_form.ts";
 import { createSearchTexts } from "../src/feed/search.ts";
 import type { Item } from "../src/index/item.ts";
 import { readBody } from "../src/source/read_file.ts";

@@ -1,7 +1,10 @@
 import { Router } from "itty-router";
 import { answerKey, filterItems, paginate } from "../feed/filter.ts";
 import { parseQuery } from "../feed/query.ts";
-import { pageLinks, renderFeedBytes, renderItem, renderSitemap } from "../feed/render.ts";
+import { renderItem } from "../feed/item_form.ts";
+import { pageLinks } from "../feed/links.ts";
+import { renderFeedBytes } from "../feed/render.ts";
+import { renderSitemap } from "../feed/sitemap.ts";
 import { createSearchTexts, type ReadBody } from "../feed/search.ts";
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";

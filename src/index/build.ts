@@ -1,13 +1,10 @@
 import type { ContentConfig } from "../config.ts";
-import type { FileFields } from "../fields/derive.ts";
 import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
-import { categoryAt, type PluginDeclaration, PLUGINS } from "../plugins.ts";
+import { categoryAt, PLUGINS } from "../plugins.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
-import { compareText } from "../util/compare.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import type { Item, Tag } from "./item.ts";
-import { compareSiblings } from "./order.ts";
-import { placeFiles, type TreeNode } from "./tree.ts";
+import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
 
 /** What the index keeps of the configuration. */
 export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitemap"> & {
@@ -101,14 +98,6 @@ interface Reuse extends IndexReuse {
   readonly trees: ReadonlyMap<string, PluginTree>;
 }
 
-/** One plugin's served items as a forest, with the files and warnings it came from. */
-interface PluginTree {
-  readonly files: readonly IndexedFile[];
-  readonly prefix: string;
-  readonly roots: readonly Placed[];
-  readonly warnings: readonly Warning[];
-}
-
 /** Options of {@link buildIndex}. */
 export interface BuildOptions {
   /**
@@ -119,23 +108,6 @@ export interface BuildOptions {
   readonly previous?: Index;
   /** Warnings found before the build (by the load), first in `warnings`. */
   readonly warnings?: readonly Warning[];
-}
-
-interface Placed {
-  /** An item placed in its tree: its `id`, `file` and feed eligibility fixed, its children to sort. */
-  id: string;
-  file: string;
-  eligible: boolean;
-  node: TreeNode<IndexedFile>;
-  fields: FileFields;
-  plugin: PluginDeclaration;
-  uri: string;
-  draft: boolean;
-  time: number;
-  parent: Placed | undefined;
-  children: Placed[];
-  /** The children's ids, once they are sorted. */
-  childIds: readonly string[];
 }
 
 /**
@@ -266,8 +238,6 @@ export function buildIndex(
   };
 }
 
-const NO_IDS: readonly string[] = Object.freeze([]);
-
 /** What a build hands to the next, typed as the opaque {@link IndexReuse} it is outside. */
 function reuse(value: Reuse): IndexReuse {
   return value;
@@ -327,78 +297,4 @@ function add(map: Map<string, Item[]>, key: string, item: Item) {
   if (list) {
     if (list[list.length - 1] !== item) list.push(item);
   } else map.set(key, [item]);
-}
-
-/** One plugin's served items as a forest, siblings ordered (SPEC 3, 5). */
-function pluginTree(
-  files: readonly IndexedFile[],
-  plugin: PluginDeclaration,
-  prefix: string,
-): PluginTree {
-  const warnings: Warning[] = [];
-  const nodes = placeFiles(files, plugin, prefix, warnings);
-  const byKey = new Map<string, Placed>();
-  const roots: Placed[] = [];
-  const uris = new Map<string, Placed>();
-  // Parents before children, and within a level path order, so the first in path order wins a clash.
-  const ordered = [...nodes].sort((a, b) =>
-    a.depth - b.depth || compareText(a.file.path, b.file.path)
-  );
-  for (const node of ordered) {
-    const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
-    if (node.parentKey && !parent) continue; // its parent lost a clash
-    const fields = node.file.fields;
-    warnings.push(...node.file.warnings);
-    const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
-    const isDraft = fields.draft || (parent?.draft ?? false);
-    const clash = uris.get(uri);
-    // A non-draft wins over a draft, else the first in path order (SPEC 3):
-    // a draft that takes a published file's slug never hides it.
-    if (clash && !(clash.draft && !isDraft)) {
-      warnings.push({
-        file: `${prefix}/${node.file.path}`,
-        message: `same uri '${uri}' as ${prefix}/${clash.node.file.path} (${
-          clash.draft === isDraft ? "the first in path order is kept" : "a draft loses to it"
-        }); left out`,
-      });
-      continue;
-    }
-    if (clash) {
-      warnings.push({
-        file: clash.file,
-        message: `same uri '${uri}' as ${prefix}/${node.file.path} (a draft loses to it); left out`,
-      });
-    }
-    const draft: Placed = {
-      id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
-      file: `${prefix}/${node.file.path}`,
-      eligible: fields.hasBody && fields.indexable,
-      node,
-      fields,
-      plugin,
-      uri,
-      draft: isDraft,
-      time: fields.time,
-      parent,
-      children: [],
-      childIds: [],
-    };
-    uris.set(uri, draft);
-    byKey.set(node.key, draft);
-    if (draft.draft) continue; // a draft hides its subtree: its children find no parent
-    if (parent) parent.children.push(draft);
-    else roots.push(draft);
-  }
-  const sortAndSum = (list: Placed[]) => {
-    list.sort((a, b) => compareSiblings(a.fields, a.node.file.path, b.fields, b.node.file.path));
-    for (const d of list) {
-      sortAndSum(d.children);
-      d.childIds = d.children.length ? d.children.map((c) => c.id) : NO_IDS;
-      if (plugin.sumsTime && d.children.length > 0 && !d.fields.timeSet) {
-        d.time = d.children.reduce((sum, c) => sum + c.time, 0);
-      }
-    }
-  };
-  sortAndSum(roots);
-  return { files, prefix, roots, warnings };
 }

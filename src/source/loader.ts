@@ -1,16 +1,10 @@
 import type { ContentConfig } from "../config.ts";
 import { PLUGINS } from "../plugins.ts";
-import {
-  entryInfo,
-  foldersChanged,
-  folderStamp,
-  type FoundFile,
-  listFiles,
-  type Stamp,
-  stampAll,
-} from "./fs.ts";
+import { entryInfo, type Stamp, stampAll } from "./fs.ts";
+import { foldersChanged, folderStamp, type FoundFile, listFiles } from "./list.ts";
 import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
+import { runHelper } from "./helper.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
 
@@ -50,7 +44,7 @@ export interface ContentLoader<T> {
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
 export interface LoaderHelper<T> {
-  /** The worker module (it answers {@link HelperBatch} messages with {@link HelperReply}). */
+  /** The worker module: it answers each batch of files (`source/helper.ts`) with their results. */
   readonly url: URL;
   /** Anything the worker needs to prepare files as `prepare` does (structured-cloneable). */
   readonly data: unknown;
@@ -76,25 +70,8 @@ export interface LoaderOptions<T> {
   readonly helper?: LoaderHelper<T>;
 }
 
-/** A batch of jobs, as the loader posts it to the helper. */
-export interface HelperBatch {
-  readonly id: number;
-  readonly jobs: readonly ReadJob[];
-  /** The helper's `data`. */
-  readonly data: unknown;
-}
-
-/** A batch's results, as the helper posts them back: each file prepared, or a warning. */
-export interface HelperReply<T> {
-  readonly id: number;
-  readonly results: readonly (Omit<ReadResult, "result"> & { readonly result: T | Warning })[];
-}
-
-/** Files a message to the helper carries: large enough that messaging is a small share. */
-const BATCH = 128;
-
 /** A read file as the loader keeps it: prepared, or the warning it gave. */
-interface Entry<T> {
+export interface Entry<T> {
   readonly abs: string;
   readonly result: T | Warning;
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
@@ -278,63 +255,4 @@ function holdsUnder(entries: ReadonlyMap<string, unknown>, folder: string): bool
   const prefix = `${folder}/`;
   for (const abs of entries.keys()) if (abs.startsWith(prefix)) return true;
   return false;
-}
-
-/**
- * Runs batches from `take` on the helper Web Worker until `take` runs dry,
- * two in flight so the worker never waits on this thread, and resolves with
- * how many files it read. Without `Worker` it does nothing; if the worker
- * fails, its batches in flight are read here. The worker ends with the
- * load: it holds nothing between loads.
- */
-function runHelper<T extends object>(
-  helper: LoaderHelper<T>,
-  take: (count: number) => readonly ReadJob[],
-  store: (entry: Entry<T>) => void,
-  readHere: (result: ReadResult, job: ReadJob) => void,
-): Promise<number> {
-  let worker: Worker;
-  try {
-    worker = new Worker(helper.url, { type: "module" });
-  } catch {
-    return Promise.resolve(0); // no Worker here (Node), or it may not start one (an edge runtime)
-  }
-  let read = 0;
-  return new Promise((resolve) => {
-    const pending = new Map<number, readonly ReadJob[]>();
-    let id = 0;
-    const send = () => {
-      const jobs = take(BATCH);
-      if (jobs.length === 0) return;
-      pending.set(++id, jobs);
-      worker.postMessage({ id, jobs, data: helper.data } satisfies HelperBatch);
-    };
-    const end = () => {
-      worker.terminate();
-      resolve(read);
-    };
-    worker.onmessage = ({ data }: MessageEvent<HelperReply<T>>) => {
-      pending.delete(data.id);
-      for (const result of data.results) {
-        const value = result.result;
-        store(
-          isWarning(value) || !helper.adopt ? result : { ...result, result: helper.adopt(value) },
-        );
-      }
-      read += data.results.length;
-      send();
-      if (pending.size === 0) end();
-    };
-    worker.onerror = worker.onmessageerror = (event: Event) => {
-      event.preventDefault();
-      worker.terminate();
-      const left = [...pending.values()].flat();
-      pending.clear();
-      let i = 0;
-      readContentFiles(() => left[i++], readHere).then(() => resolve(read));
-    };
-    send();
-    send();
-    if (pending.size === 0) end();
-  });
 }

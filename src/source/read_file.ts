@@ -2,7 +2,7 @@ import { DEFAULT_MAX_FILE_SIZE } from "../config.ts";
 import { forEachConcurrently } from "../util/concurrency.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { formatSize } from "../util/size.ts";
-import { type FileRead, readRegularFile, readRegularFileSync } from "./fs.ts";
+import { type FileRead, readRegularFile, readRegularFileSync } from "./read_regular.ts";
 import { parseBody, parseFile } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 

@@ -1,0 +1,32 @@
+import type { Item } from "../index/item.ts";
+import { itemJson } from "./render.ts";
+
+/**
+ * An item's JSON form (SPEC 7): the feed fields, then `body`, `parent`, `children`.
+ *
+ * @param body the item's body; defaults to `item.body`, which an index built
+ *   by the server's loader does not hold (the server reads it from the file)
+ * @throws {TypeError} when neither `body` nor `item.body` is given
+ *
+ * @example
+ * ```ts
+ * import { renderItem } from "./item_form.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
+ * renderItem(index.byPath.get("docs/intro")!, "https://example.com");
+ * ```
+ */
+export function renderItem(item: Item, base: string, body = item.body): string {
+  if (body === undefined) throw new TypeError(`${item.id}: no body given and the item holds none`);
+  // Built per request (and then cached as a response), not kept per item:
+  // a serialized copy of every body would double what bodies cost in memory.
+  return `${itemJson(item, base).slice(0, -1)},"body":${JSON.stringify(body)},"parent":${
+    JSON.stringify(item.parent)
+  },"children":${JSON.stringify(item.children)}}`;
+}

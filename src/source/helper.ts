@@ -1,0 +1,95 @@
+// The start-up helper's side of the loader: batches of files posted to a Web
+// Worker (a second core), their results taken back. The worker module is the
+// service's (src/read_worker.ts), which prepares files as the loader does.
+import type { Entry, LoaderHelper } from "./loader.ts";
+import { isWarning } from "./parse.ts";
+import type { Warning } from "./parsed_file.ts";
+import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
+
+/** Files a message to the helper carries: large enough that messaging is a small share. */
+const BATCH = 128;
+
+/** A batch of jobs, as the loader posts it to the helper. */
+export interface HelperBatch {
+  readonly id: number;
+  readonly jobs: readonly ReadJob[];
+  /** The helper's `data`. */
+  readonly data: unknown;
+}
+
+/** A batch's results, as the helper posts them back: each file prepared, or a warning. */
+export interface HelperReply<T> {
+  readonly id: number;
+  readonly results: readonly (Omit<ReadResult, "result"> & { readonly result: T | Warning })[];
+}
+
+/**
+ * Runs batches from `take` on the helper Web Worker until `take` runs dry,
+ * two in flight so the worker never waits on this thread, and resolves with
+ * how many files it read. Without `Worker` it does nothing; if the worker
+ * fails, its batches in flight are read here. The worker ends with the
+ * load: it holds nothing between loads.
+ *
+ * @example
+ * ```ts
+ * import { runHelper } from "./helper.ts";
+ * const jobs: import("./read_file.ts").ReadJob[] = [];
+ * const read = await runHelper(
+ *   { url: new URL("../read_worker.ts", import.meta.url), data: { keepBody: false } },
+ *   (count) => jobs.splice(0, count),
+ *   () => {},
+ *   () => {},
+ * );
+ * ```
+ */
+export function runHelper<T extends object>(
+  helper: LoaderHelper<T>,
+  take: (count: number) => readonly ReadJob[],
+  store: (entry: Entry<T>) => void,
+  readHere: (result: ReadResult, job: ReadJob) => void,
+): Promise<number> {
+  let worker: Worker;
+  try {
+    worker = new Worker(helper.url, { type: "module" });
+  } catch {
+    return Promise.resolve(0); // no Worker here (Node), or it may not start one (an edge runtime)
+  }
+  let read = 0;
+  return new Promise((resolve) => {
+    const pending = new Map<number, readonly ReadJob[]>();
+    let id = 0;
+    const send = () => {
+      const jobs = take(BATCH);
+      if (jobs.length === 0) return;
+      pending.set(++id, jobs);
+      worker.postMessage({ id, jobs, data: helper.data } satisfies HelperBatch);
+    };
+    const end = () => {
+      worker.terminate();
+      resolve(read);
+    };
+    worker.onmessage = ({ data }: MessageEvent<HelperReply<T>>) => {
+      pending.delete(data.id);
+      for (const result of data.results) {
+        const value = result.result;
+        store(
+          isWarning(value) || !helper.adopt ? result : { ...result, result: helper.adopt(value) },
+        );
+      }
+      read += data.results.length;
+      send();
+      if (pending.size === 0) end();
+    };
+    worker.onerror = worker.onmessageerror = (event: Event) => {
+      event.preventDefault();
+      worker.terminate();
+      const left = [...pending.values()].flat();
+      pending.clear();
+      let i = 0;
+      readContentFiles(() => left[i++], readHere).then(() => resolve(read));
+    };
+    send();
+    send();
+    if (pending.size === 0) end();
+  });
+}

@@ -1,0 +1,201 @@
+// Listing content folders: which files are there, which folders (with their
+// modification times), and which paths are not regular files.
+import { readdir, realpath, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+
+/** A file found under a plugin folder. */
+export interface FoundFile {
+  /** Path relative to the plugin folder, `/`-separated. */
+  readonly path: string;
+  /** Absolute path to read. */
+  readonly abs: string;
+}
+
+/** What listing a plugin folder found. */
+export interface Listing {
+  /** The files that `keep` selected. */
+  readonly files: FoundFile[];
+  /** Every folder visited (absolute path) and its modification time, which changes when its entries do. */
+  readonly folders: Map<string, number>;
+  /** Whether a selected path was not a regular file (a FIFO, a socket, a device). */
+  readonly irregular: boolean;
+}
+
+/** How {@link listFiles} lists a folder. */
+export interface ListOptions {
+  /** Whether a file (its path relative to the folder) is wanted. */
+  readonly keep: (path: string) => boolean;
+  /** Whether a name is never content: such folders are not descended into. */
+  readonly skipName: (name: string) => boolean;
+  /** Told of a wanted path, or a folder, that is left out, and why. */
+  readonly onLeftOut: (path: string, reason: string) => void;
+  /** List with blocking calls: for a first load, when nothing is served yet. */
+  readonly blocking?: boolean;
+}
+
+/**
+ * Lists the files under `folder` that `keep` wants, with the modification
+ * time of every folder visited. Symbolic links are followed only when their
+ * target stays inside `root` (SPEC 3); every folder is visited once, so link
+ * cycles end. A missing folder lists nothing.
+ *
+ * @example
+ * ```ts
+ * import { listFiles } from "./list.ts";
+ * const listing = await listFiles("/site/content", "/site/content/docs", {
+ *   keep: (path) => path.endsWith(".md"),
+ *   skipName: (name) => name.startsWith("."),
+ *   onLeftOut: (path, reason) => console.warn(path, reason),
+ * });
+ * listing.files; // [{ path: "intro.md", abs: "/site/content/docs/intro.md" }, …]
+ * ```
+ */
+export async function listFiles(
+  root: string,
+  folder: string,
+  options: ListOptions,
+): Promise<Listing> {
+  const { keep, skipName, onLeftOut: unreadable, blocking = false } = options;
+  const io = blocking
+    ? {
+      realpath: (path: string) => realpathSync(path),
+      readdir: (path: string) => readdirSync(path, { withFileTypes: true }),
+      stat: (path: string) => statSync(path),
+    }
+    : {
+      realpath,
+      readdir: (path: string) => readdir(path, { withFileTypes: true }),
+      stat,
+    };
+  const out: FoundFile[] = [];
+  const stamps = new Map<string, number>();
+  let irregular = false;
+  let realRoot: string, realFolder: string;
+  try {
+    realRoot = await io.realpath(root);
+    realFolder = await io.realpath(folder);
+  } catch {
+    return { files: out, folders: stamps, irregular };
+  }
+  const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
+  // Real paths of the folders visited, so a link back to an ancestor ends.
+  const seen = new Set<string>();
+  // A folder's real path is its parent's plus its name, unless it is reached
+  // through a link: only links are resolved, so listing stays linear in the
+  // number of folders however deep they nest.
+  const visit = async (abs: string, rel: string, real: string): Promise<void> => {
+    if (!inside(real) || seen.has(real)) return;
+    seen.add(real);
+    let entries;
+    try {
+      stamps.set(abs, (await io.stat(abs)).mtimeMs);
+      entries = await io.readdir(abs);
+    } catch (error) {
+      if (rel) unreadable(`${rel}/`, (error as { code?: string }).code ?? "unreadable");
+      return;
+    }
+    const folders: Promise<void>[] = [];
+    for (const entry of entries) {
+      const name = entry.name;
+      if (skipName(name)) continue;
+      const childAbs = `${abs}/${name}`;
+      const childRel = rel ? `${rel}/${name}` : name;
+      let childReal = `${real}/${name}`;
+      let isDir = entry.isDirectory(), isFile = entry.isFile();
+      let other: string | undefined;
+      if (!isDir && !isFile && !entry.isSymbolicLink()) {
+        // Some runtimes' entries tell only files, folders and links apart (Deno): ask the file.
+        try {
+          other = direntKind(await io.stat(childAbs));
+        } catch {
+          other = direntKind(entry);
+        }
+      }
+      if (entry.isSymbolicLink()) {
+        try {
+          childReal = await io.realpath(childAbs);
+          if (!inside(childReal)) {
+            unreadable(
+              childRel,
+              "a symbolic link that leads outside the content root; not followed",
+            );
+            continue;
+          }
+          const info = await io.stat(childAbs);
+          isDir = info.isDirectory();
+          isFile = info.isFile();
+          if (!isDir && !isFile) other = direntKind(info);
+        } catch {
+          unreadable(childRel, "a broken symbolic link");
+          continue;
+        }
+      }
+      if (isDir) folders.push(visit(childAbs, childRel, childReal));
+      else if (keep(childRel)) {
+        if (isFile) out.push({ path: childRel, abs: childAbs });
+        else {
+          irregular = true;
+          unreadable(childRel, `not a regular file (${other ?? "of an unknown kind"})`);
+        }
+      }
+    }
+    await Promise.all(folders);
+  };
+  await visit(folder, "", realFolder);
+  return { files: out, folders: stamps, irregular };
+}
+
+/**
+ * Whether any of these folders changed (its modification time, which moves
+ * when an entry is added, removed or renamed in it) or went away: a few
+ * stats that tell whether a listing is due, whatever the watcher saw.
+ *
+ * @example
+ * ```ts
+ * import { foldersChanged } from "./list.ts";
+ * foldersChanged(new Map([["/site/content/docs", 1763700000000]])); // false
+ * ```
+ */
+export function foldersChanged(folders: ReadonlyMap<string, number>): boolean {
+  for (const [path, mtime] of folders) if (folderStamp(path) !== mtime) return true;
+  return false;
+}
+
+/**
+ * A folder's modification time, or -1 when there is no folder at the path
+ * (so that one appearing there is a change too).
+ *
+ * @example
+ * ```ts
+ * import { folderStamp } from "./list.ts";
+ * folderStamp("/site/content/faq"); // -1 until the folder exists
+ * ```
+ */
+export function folderStamp(path: string): number {
+  try {
+    const info = statSync(path);
+    return info.isDirectory() ? info.mtimeMs : -1;
+  } catch {
+    return -1;
+  }
+}
+
+type Kind = Pick<Stats, "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">;
+
+/**
+ * What a file that is not regular is, for the warning that names it.
+ *
+ * @example
+ * ```ts
+ * import { direntKind } from "./list.ts";
+ * import { statSync } from "node:fs";
+ * direntKind(statSync("/dev/null")); // "a character device"
+ * ```
+ */
+export function direntKind(entry: Kind): string {
+  if (entry.isFIFO()) return "a FIFO";
+  if (entry.isSocket()) return "a socket";
+  if (entry.isCharacterDevice()) return "a character device";
+  if (entry.isBlockDevice()) return "a block device";
+  return "of an unknown kind";
+}
