@@ -85,7 +85,7 @@ function builtFor(
 ): { readonly ok: Response; readonly notModified: Response } | undefined {
   if (!settings.tuning?.cloneResponses) return undefined;
   let key = ""; // the values of the request's own headers: one `Link` in practice
-  if (extra) for (const name in extra) key += `${name}: ${extra[name]}\n`;
+  if (extra) { for (const name in extra) key += `${name}: ${extra[name]}\n`; }
   let built = variant.built.get(key);
   if (!built && make && variant.built.size < BUILT_PER_VARIANT) {
     const R = settings.tuning?.Response ?? Response;
