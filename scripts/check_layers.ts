@@ -11,6 +11,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["util", /^src\/(util\/|plugins\.ts$)/],
   ["config", /^src\/config\.ts$/],
   ["source", /^src\/source\//],
+  ["text", /^src\/text\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
   ["feed", /^src\/feed\//],

@@ -242,9 +242,9 @@ describe("bad content files", () => {
       assert.equal(crlf.body.description, "First paragraph.");
       assert.equal(crlf.body.body.replace(/\r\n/g, "\n"), `First paragraph.\n\n${LONG}`);
       const bom = await s.json("/docs/bom.json");
-      assert.equal(bom.body.title, "bom");
+      assert.equal(bom.body.title, "Heading"); // the first level-1 heading (SPEC 4)
       assert.equal(bom.body.body, `# Heading\n\n${LONG}`);
-      assert.equal(bom.body.description, "Heading");
+      assert.equal(bom.body.description, LONG);
       const lf = await s.json("/docs/lf.json");
       assert.equal(lf.body.title, "Lf");
       assert.equal(lf.body.body, LONG);

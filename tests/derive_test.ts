@@ -191,7 +191,7 @@ describe("SPEC 4: title and description", () => {
     });
   });
 
-  it("uses description, else summary, else a preview of the first paragraph", async () => {
+  it("uses description, else summary, else the first prose paragraph", async () => {
     await withSite({
       "docs/both.md": md({ description: "The description", summary: "The summary" }, LONG),
       "docs/summary.md": md({ summary: "Only a summary" }, LONG),
@@ -205,10 +205,9 @@ describe("SPEC 4: title and description", () => {
       const items = await feedMap(s);
       assert.equal(items["docs/both"].description, "The description");
       assert.equal(items["docs/summary"].description, "Only a summary");
-      assert.equal(
-        items["docs/preview"].description,
-        "Getting started one item star item first step plain line",
-      );
+      // A heading is not prose (SPEC 4); each list (a new bullet starts a new one) is one
+      // paragraph of plain text, so the first prose paragraph is the first list.
+      assert.equal(items["docs/preview"].description, "one item");
       assert.equal(items["docs/short"].description, "Short first paragraph.");
     });
   });
@@ -603,8 +602,9 @@ describe("SPEC 4: front matter syntax", () => {
   it("reads a file without front matter as an empty map", async () => {
     await withSite({ "docs/bare.md": `# Bare heading\n\n${LONG}` }, async (s) => {
       const item = await get(s, "/docs/bare.json");
-      assert.equal(item.title, "bare");
-      assert.equal(item.description, "Bare heading");
+      // The title is the first level-1 heading; the description the first prose paragraph.
+      assert.equal(item.title, "Bare heading");
+      assert.equal(item.description, LONG);
       assert.deepEqual(item.authors, [{ name: "Anonymous", slug: "anonymous" }]);
       assert.deepEqual(item.tags, []);
       assert.equal(item.image, null);

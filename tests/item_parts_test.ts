@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { preview } from "../src/fields/preview.ts";
 import { countWords, readingTime } from "../src/fields/reading_time.ts";
 import { parseAuthors, parseTags } from "../src/fields/names.ts";
+import { textBlocks } from "../src/text/blocks.ts";
+import { plainText } from "../src/text/plain_text.ts";
 
 describe("preview", () => {
   it("takes the first paragraph only", () => {
@@ -19,16 +21,17 @@ describe("preview", () => {
     assert.equal(preview("Line one\nline two\r\n   line three"), "Line one line two line three");
   });
 
-  it("removes heading markers", () => {
-    assert.equal(preview("# Getting started\n\nMore text"), "Getting started");
-    assert.equal(preview("### Deep heading"), "Deep heading");
+  it("skips headings: they are not prose (SPEC 4)", () => {
+    assert.equal(preview("# Getting started\n\nMore text"), "More text");
+    assert.equal(preview("### Deep heading"), "");
   });
 
-  it("removes list markers from every line", () => {
+  it("reads a list as one paragraph, without its markers", () => {
     assert.equal(
-      preview("* star item\n- dash item\n1. first\n12. twelfth\n## heading"),
-      "star item dash item first twelfth heading",
+      preview("* star item\n* star two\n  more of two\n\nNext"),
+      "star item star two more of two",
     );
+    assert.equal(preview("1. first\n12. twelfth\n## heading"), "first twelfth");
   });
 
   it("keeps # and numbers that are not markers", () => {
@@ -37,9 +40,10 @@ describe("preview", () => {
     assert.equal(preview("C# is a language"), "C# is a language");
   });
 
-  it("removes HTML tags", () => {
-    assert.equal(preview("<p>Hello <strong>world</strong>!</p>"), "Hello world!");
+  it("removes inline HTML tags, and skips HTML blocks (not prose)", () => {
+    assert.equal(preview("Hello <strong>world</strong>!"), "Hello world!");
     assert.equal(preview('<img src="a.png" alt="x"> Caption'), "Caption");
+    assert.equal(preview("<p>Hello <strong>world</strong>!</p>\n\nProse."), "Prose.");
   });
 
   it("collapses runs of whitespace", () => {
@@ -74,7 +78,7 @@ describe("preview", () => {
 
   it("measures the 300 after markers and tags are removed", () => {
     const words = `${"w".repeat(296)} abc`; // 300 characters once the markers are gone
-    assert.equal(preview(`# <b>${words}</b>`), words);
+    assert.equal(preview(`**<b>${words}</b>**`), words);
   });
 
   it("counts characters, not UTF-16 code units", () => {
@@ -113,10 +117,11 @@ describe("countWords", () => {
     assert.equal(countWords("Version 2 has 300 fixes"), 5);
   });
 
-  it("ignores HTML tags and their attributes", () => {
-    assert.equal(countWords("<p>Guía rápida, don't panic</p>"), 4);
-    assert.equal(countWords('<img src="a b c.png" alt="many words here">'), 0);
-    assert.equal(countWords("one<br>two"), 2);
+  it("counts the words of a body's plain text: HTML tags and their attributes are not text", () => {
+    const words = (body: string) => countWords(plainText(textBlocks(body)));
+    assert.equal(words("<p>Guía rápida, don't panic</p>"), 4);
+    assert.equal(words('<img src="a b c.png" alt="many words here">'), 0);
+    assert.equal(words("one<br>two"), 2);
   });
 
   it("counts combining marks as part of a word", () => {

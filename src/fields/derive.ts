@@ -4,6 +4,8 @@ import { stem } from "../util/path.ts";
 import { quoteValue } from "../util/quote.ts";
 import { slugify } from "../util/slugify.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
+import { textBlocks } from "../text/blocks.ts";
+import { firstHeading, plainText } from "../text/plain_text.ts";
 import { preview } from "./preview.ts";
 import { countWords, readingTime } from "./reading_time.ts";
 
@@ -118,8 +120,10 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     });
   }
 
-  const title = str("title")?.trim() || fileStem;
-  const description = str("description") ?? str("summary") ?? preview(file.body);
+  // One parse of the body gives the title fallback, the description and the words.
+  const blocks = textBlocks(file.body);
+  const title = str("title")?.trim() || firstHeading(blocks) || fileStem;
+  const description = str("description") ?? str("summary") ?? preview(blocks);
 
   const image = str("image")?.trim() || null;
 
@@ -147,7 +151,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ?? file.mtime;
   const lastMs = date("last_update") ?? file.mtime;
 
-  let time = readingTime(countWords(file.body));
+  let time = readingTime(countWords(plainText(blocks)));
   let timeSet = false;
   if (attrs.time != null) {
     const value = attrs.time;

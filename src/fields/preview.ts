@@ -1,24 +1,22 @@
+import type { TextBlock } from "../text/blocks.ts";
+import { firstProse } from "../text/plain_text.ts";
+import { textBlocks } from "../text/blocks.ts";
+
 /**
- * The description an item falls back to (SPEC 4): the body's first paragraph,
- * with leading `#`, `*`, `-` and `1.` markers removed from each line and HTML
- * tags removed, lines joined by one space, cut at the first space after 300
- * characters with `...` appended when cut.
+ * The description an item falls back to (SPEC 4): the first prose paragraph
+ * of the body's plain text, cut at the first space after 300 characters
+ * with `...` appended when cut; `""` when the body has no prose.
+ *
+ * @param body the Markdown body, or its blocks when they are parsed already
  *
  * @example
  * ```ts
  * import { preview } from "./preview.ts";
- * preview("# Getting started\n\nMore text"); // "Getting started"
+ * preview("# Getting started\n\nInstall it with `npm i`, then run it."); // "Install it with npm i, then run it."
  * ```
  */
-export function preview(body: string, max = 300): string {
-  const paragraph = body.trim().split(/\r?\n[ \t]*\r?\n/, 1)[0] ?? "";
-  const text = paragraph
-    .split(/\r?\n/)
-    .map((line) => line.trim().replace(/^(?:#+|\*|-|\d+\.)(?:\s+|$)/, ""))
-    .join(" ")
-    .replace(/<[^>]*>/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
+export function preview(body: string | readonly TextBlock[], max = 300): string {
+  const text = firstProse(typeof body === "string" ? textBlocks(body) : body);
   const chars = [...text]; // characters, not UTF-16 code units
   if (chars.length <= max) return text;
   const space = chars.indexOf(" ", max);

@@ -1,0 +1,49 @@
+import type { TextBlock } from "./blocks.ts";
+
+/**
+ * A body's plain text (SPEC 13): the text of its blocks, paragraphs
+ * separated by a blank line.
+ *
+ * @example
+ * ```ts
+ * import { plainText } from "./plain_text.ts";
+ * import { textBlocks } from "./blocks.ts";
+ * plainText(textBlocks("# Title\n\nSome *text*.")); // "Title\n\nSome text."
+ * ```
+ */
+export function plainText(blocks: readonly TextBlock[]): string {
+  return blocks.map((block) => block.text).join("\n\n");
+}
+
+/**
+ * The text of the first heading of a level, or `undefined` (SPEC 4 `title`:
+ * the first level-1 heading, Markdown `#` or HTML `<h1>`).
+ *
+ * @example
+ * ```ts
+ * import { firstHeading } from "./plain_text.ts";
+ * import { textBlocks } from "./blocks.ts";
+ * firstHeading(textBlocks("Intro.\n\n# The *real* title")); // "The real title"
+ * ```
+ */
+export function firstHeading(blocks: readonly TextBlock[], level = 1): string | undefined {
+  return blocks.find((block) => block.kind === "heading" && block.level === level && block.text)
+    ?.text;
+}
+
+/**
+ * The first prose paragraph, its whitespace collapsed, or `""` when the
+ * body has none (SPEC 4 `description`): headings, code, HTML and JSX
+ * blocks, tables and image-only paragraphs are not prose.
+ *
+ * @example
+ * ```ts
+ * import { firstProse } from "./plain_text.ts";
+ * import { textBlocks } from "./blocks.ts";
+ * firstProse(textBlocks("# Title\n\n![logo](a.png)\n\nThe first\nreal paragraph.")); // "The first real paragraph."
+ * ```
+ */
+export function firstProse(blocks: readonly TextBlock[]): string {
+  const block = blocks.find((b) => b.prose);
+  return block ? block.text.replace(/\s+/g, " ").trim() : "";
+}

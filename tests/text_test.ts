@@ -1,0 +1,302 @@
+// SPEC 13: plain text from a real Markdown parser. What is dropped, what is
+// kept; the fast path for plain bodies against the parser; and a fuzz that
+// no body can crash or stall the extraction.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mulberry32 } from "../bench/site.ts";
+import { parsedBlocks, textBlocks } from "../src/text/blocks.ts";
+import { firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
+import { parseSimpleBlocks } from "../src/text/simple_blocks.ts";
+
+const text = (body: string) => plainText(textBlocks(body));
+
+describe("plain text (SPEC 13)", () => {
+  it("drops Markdown syntax, keeps link text and image alt text, decodes entities", () => {
+    assert.equal(
+      text(
+        "# Title\n\nSome *emphasis*, **strong**, ~~gone~~ and [a link](https://x.example).\n\n" +
+          "![The alt](/img.png) &amp; &nbsp;&#233;",
+      ),
+      "Title\n\nSome emphasis, strong, gone and a link.\n\nThe alt & \u00a0é",
+    );
+  });
+
+  it("keeps code blocks as their text, and code spans", () => {
+    assert.equal(
+      text("Run `npm i`:\n\n```sh\nnpm i && npm start\n```\n\n    indented code"),
+      "Run npm i:\n\nnpm i && npm start\n\nindented code",
+    );
+  });
+
+  it("drops MDX import and export lines and JSX tags, keeping their text children", () => {
+    const body = [
+      'import Tabs from "@theme/Tabs";',
+      "import TabItem from '@theme/TabItem';",
+      "export const meta = {",
+      "  title: 'x',",
+      "};",
+      "",
+      "Intro paragraph.",
+      "",
+      "<Tabs>",
+      '  <TabItem value="npm">',
+      "    Install with npm.",
+      "  </TabItem>",
+      "</Tabs>",
+    ].join("\n");
+    assert.equal(text(body), "Intro paragraph.\n\nInstall with npm.");
+  });
+
+  it("keeps a paragraph that only starts like an import", () => {
+    assert.equal(text("Import your data, then export it."), "Import your data, then export it.");
+    assert.equal(text("import this\n\nand that"), "import this\n\nand that");
+  });
+
+  it("drops admonition fences and keeps what they hold", () => {
+    assert.equal(text(":::tip Pro tip\n\nUse **it**.\n\n:::\n\nAfter."), "Use it.\n\nAfter.");
+    assert.equal(text("::: warning\nCareful\n:::"), "Careful");
+  });
+
+  it("drops Liquid and Hugo template tags", () => {
+    assert.equal(
+      text(
+        "{% for post in site.posts -%}\n  {{ post.title }}\n{%- endfor %}\n\nHello {{ site.name }}!",
+      ),
+      "Hello !",
+    );
+    assert.equal(
+      text('{{< figure src="x.png" >}}\n\nA {{% notice %}}note{{% /notice %}}.'),
+      "A note.",
+    );
+  });
+
+  it("drops HTML tags, keeps their text, and parts words at breaks", () => {
+    assert.equal(text("<div>\n  <p>Inside <b>bold</b></p>\n</div>"), "Inside bold");
+    assert.equal(text("one<br>two and <kbd>Ctrl</kbd>"), "one\ntwo and Ctrl");
+  });
+
+  it("keeps text that only looks like a tag (JSX fragments in prose)", () => {
+    assert.equal(
+      text("JSX fragment syntax (`<>`) and <> too"),
+      "JSX fragment syntax (<>) and <> too",
+    );
+  });
+
+  it("reads GFM tables cell by cell", () => {
+    assert.equal(text("| a | b |\n|---|---|\n| 1 | *2* |"), "a b\n1 2");
+  });
+
+  it("separates paragraphs with a blank line, keeping a paragraph's lines", () => {
+    assert.equal(text("one\ntwo\n\nthree"), "one\ntwo\n\nthree");
+  });
+});
+
+describe("headings and prose (SPEC 4 title and description)", () => {
+  it("finds the first level-1 heading, Markdown or HTML, without its {#anchor}", () => {
+    assert.equal(firstHeading(textBlocks("Text.\n\n## Two\n\n# One {#one}")), "One");
+    assert.equal(
+      firstHeading(textBlocks('<h1 class="t">Big <em>Title</em></h1>\n\nx')),
+      "Big Title",
+    );
+    assert.equal(firstHeading(textBlocks("## Only two")), undefined);
+  });
+
+  it("takes the first prose paragraph: not headings, code, HTML, tables, images or templates", () => {
+    const body = [
+      "# Title",
+      "",
+      "![Logo](/logo.png)",
+      "",
+      "{% include note.html %}",
+      "",
+      "```js\ncode()\n```",
+      "",
+      "<div>html</div>",
+      "",
+      "| t | t |\n|---|---|\n| 1 | 2 |",
+      "",
+      "The *first* real paragraph,",
+      "on two lines.",
+    ].join("\n");
+    assert.equal(firstProse(textBlocks(body)), "The first real paragraph, on two lines.");
+  });
+
+  it("gives no description for a heading-only or image-only body", () => {
+    assert.equal(firstProse(textBlocks("# Only a heading")), "");
+    assert.equal(firstProse(textBlocks("![a](b.png)\n\n![c](d.png)")), "");
+    assert.equal(firstProse(textBlocks("")), "");
+  });
+
+  it("keeps an explicit heading anchor apart from the heading's text", () => {
+    const [heading] = textBlocks("## Getting started {#start}");
+    assert.deepEqual([heading.text, heading.anchor], ["Getting started", "start"]);
+  });
+});
+
+/** Random bodies: mostly plain prose and headings, with markup now and then. */
+function randomBody(random: () => number): string {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const words = [
+    "lorem",
+    "ipsum",
+    "café",
+    "naïve",
+    "über",
+    "日本語",
+    "word",
+    "a",
+    "don't",
+    "x-y",
+    "3.5",
+    "C#",
+    "é",
+    "ok.",
+  ];
+  const markup = [
+    "*em*",
+    "[l](u)",
+    "<b>",
+    "&amp;",
+    "`c`",
+    "{x}",
+    "_u_",
+    "\\*",
+    "|",
+    "~",
+    "!",
+    ">",
+    ":",
+  ];
+  const lines: string[] = [];
+  for (let l = 0, n = 1 + Math.floor(random() * 10); l < n; l++) {
+    const kind = random();
+    const sentence = () =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 8) },
+        () => random() < 0.05 ? pick(markup) : pick(words),
+      )
+        .join(random() < 0.1 ? "  " : " ");
+    if (kind < 0.15) lines.push("");
+    else if (kind < 0.25) {
+      lines.push(
+        `${"#".repeat(1 + Math.floor(random() * 7))}${random() < 0.9 ? " " : ""}${sentence()}`,
+      );
+    } else if (kind < 0.3) {
+      lines.push(
+        pick([
+          "- item",
+          "1. one",
+          "> quote",
+          "---",
+          "===",
+          "    code",
+          " lead",
+          "import x from 'y'",
+          ":::note",
+          "\tTab",
+          "a\u00a0b",
+          "line  ",
+        ]),
+      );
+    } else lines.push(sentence() + (random() < 0.1 ? " " : ""));
+  }
+  return lines.join("\n");
+}
+
+describe("the fast path for plain bodies", () => {
+  it("gives exactly the parser's blocks wherever it answers (20,000 random bodies)", () => {
+    const random = mulberry32(13);
+    let answered = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const body = randomBody(random);
+      const fast = parseSimpleBlocks(body);
+      if (fast === undefined) continue;
+      answered++;
+      assert.deepEqual(fast, parsedBlocks(body), JSON.stringify(body));
+    }
+    assert.ok(answered > 5000, `the fast path answered only ${answered} bodies`);
+  });
+});
+
+describe("no body can crash or stall the extraction (fuzz)", () => {
+  it("returns for 2,000 random fragments of Markdown, HTML and MDX within a budget per KB", () => {
+    const random = mulberry32(29);
+    const pieces = [
+      "# ",
+      "## ",
+      "- ",
+      "1. ",
+      "> ",
+      "```",
+      "~~~",
+      "    ",
+      "\t",
+      "\n",
+      "\n\n",
+      "*",
+      "**",
+      "_",
+      "`",
+      "[",
+      "]",
+      "(",
+      ")",
+      "![",
+      "<",
+      ">",
+      "</",
+      "<div>",
+      "</div>",
+      "<Tabs>",
+      "<>",
+      "</>",
+      "{",
+      "}",
+      "{#id}",
+      "{%",
+      "%}",
+      "{{",
+      "}}",
+      "{{<",
+      ">}}",
+      ":::",
+      ":::note",
+      "import x from 'y'\n",
+      "export const a = {\n",
+      "&",
+      "&amp;",
+      "&#",
+      ";",
+      "|",
+      "|---|",
+      "\\",
+      "<!--",
+      "-->",
+      "word ",
+      "é",
+      "😀",
+      "\u0000",
+      "\u2028",
+      "https://x.example ",
+    ];
+    let worst = 0;
+    for (let i = 0; i < 2000; i++) {
+      let body = "";
+      const length = Math.floor(random() * 400);
+      for (let p = 0; p < length; p++) body += pieces[Math.floor(random() * pieces.length)];
+      if (i % 100 === 0) body = pieces[Math.floor(random() * pieces.length)].repeat(5000); // deep or long runs
+      const start = performance.now();
+      const blocks = textBlocks(body);
+      const ms = performance.now() - start;
+      assert.ok(Array.isArray(blocks));
+      const kb = Math.max(1, body.length / 1024);
+      worst = Math.max(worst, ms / kb);
+      // Generous for a shared CI machine: markdown-it needs far less on these.
+      assert.ok(
+        ms < 50 + 20 * kb,
+        `${ms.toFixed(0)} ms for ${kb.toFixed(1)} KB: ${JSON.stringify(body.slice(0, 80))}`,
+      );
+    }
+    assert.ok(worst < 20, `worst ${worst.toFixed(2)} ms per KB`);
+  });
+});
