@@ -7,6 +7,8 @@ import { mulberry32 } from "../bench/site.ts";
 import { parsedBlocks, textBlocks } from "../src/text/blocks.ts";
 import { firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
 import { parseSimpleBlocks } from "../src/text/simple_blocks.ts";
+import { summarizeText } from "../src/text/summary.ts";
+import { countWords } from "../src/fields/reading_time.ts";
 
 const text = (body: string) => plainText(textBlocks(body));
 
@@ -215,6 +217,23 @@ describe("the fast path for plain bodies", () => {
       assert.deepEqual(fast, parsedBlocks(body), JSON.stringify(body));
     }
     assert.ok(answered > 5000, `the fast path answered only ${answered} bodies`);
+  });
+
+  it("summarizes a body as its parsed blocks do: heading, first prose, words (20,000 random bodies)", () => {
+    const random = mulberry32(17);
+    for (let i = 0; i < 20_000; i++) {
+      const body = randomBody(random);
+      const blocks = parsedBlocks(body);
+      assert.deepEqual(
+        summarizeText(body, countWords),
+        {
+          heading: firstHeading(blocks),
+          prose: firstProse(blocks),
+          words: countWords(plainText(blocks)),
+        },
+        JSON.stringify(body),
+      );
+    }
   });
 });
 

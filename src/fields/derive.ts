@@ -4,9 +4,8 @@ import { stem } from "../util/path.ts";
 import { quoteValue } from "../util/quote.ts";
 import { slugify } from "../util/slugify.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
-import { textBlocks } from "../text/blocks.ts";
-import { firstHeading, plainText } from "../text/plain_text.ts";
-import { preview } from "./preview.ts";
+import { summarizeText } from "../text/summary.ts";
+import { cutDescription } from "./preview.ts";
 import { countWords, readingTime } from "./reading_time.ts";
 
 /**
@@ -120,10 +119,10 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     });
   }
 
-  // One parse of the body gives the title fallback, the description and the words.
-  const blocks = textBlocks(file.body);
-  const title = str("title")?.trim() || firstHeading(blocks) || fileStem;
-  const description = str("description") ?? str("summary") ?? preview(blocks);
+  // One reading of the body gives the title fallback, the description and the words.
+  const text = summarizeText(file.body, countWords);
+  const title = str("title")?.trim() || text.heading || fileStem;
+  const description = str("description") ?? str("summary") ?? cutDescription(text.prose);
 
   const image = str("image")?.trim() || null;
 
@@ -151,7 +150,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ?? file.mtime;
   const lastMs = date("last_update") ?? file.mtime;
 
-  let time = readingTime(countWords(plainText(blocks)));
+  let time = readingTime(text.words);
   let timeSet = false;
   if (attrs.time != null) {
     const value = attrs.time;

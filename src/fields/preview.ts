@@ -16,7 +16,20 @@ import { textBlocks } from "../text/blocks.ts";
  * ```
  */
 export function preview(body: string | readonly TextBlock[], max = 300): string {
-  const text = firstProse(typeof body === "string" ? textBlocks(body) : body);
+  return cutDescription(firstProse(typeof body === "string" ? textBlocks(body) : body), max);
+}
+
+/**
+ * A description cut at the first space after `max` characters, with `...`
+ * appended when cut (SPEC 4); a text with no space after `max` is not cut.
+ *
+ * @example
+ * ```ts
+ * import { cutDescription } from "./preview.ts";
+ * cutDescription(`${"x".repeat(298)} abcdef ghi`); // "xx…x abcdef..."
+ * ```
+ */
+export function cutDescription(text: string, max = 300): string {
   const chars = [...text]; // characters, not UTF-16 code units
   if (chars.length <= max) return text;
   const space = chars.indexOf(" ", max);

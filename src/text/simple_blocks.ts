@@ -8,11 +8,33 @@
 // tests/text_test.ts holds it to that.
 import type { TextBlock } from "./blocks.ts";
 
-/** Characters that may start or be markup anywhere in a line. */
-const SPECIAL = /[[\]<>&{}`*_\\|~\r\t]|[^\S \n]/;
-/** Line starts that open another kind of block: lists, quotes, breaks, setext, fences, ESM. */
-const BLOCK_START = /^(?:[-+=>:]|\d{1,9}[.)]|import\b|export\b| )/;
+/**
+ * Anything that is not a plain paragraph line or an ATX heading of plain
+ * text, in one scan: a character that may be markup (brackets, angle
+ * brackets, entities, braces, code, emphasis, escapes, tables,
+ * strikethrough) or a space other than a space or a line feed (what `\s`
+ * holds but those two); or a line that starts another kind of block (a list,
+ * a quote, a break or setext underline, an admonition, an ESM statement, an
+ * indented line), or starts with `#` without being a heading of plain text.
+ */
+const NOT_SIMPLE =
+  /[[\]<>&{}`*_\\|~\r\t\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^(?:[-+=>:]|\d{1,9}[.)]|import\b|export\b| +\S|#(?!#{0,5}(?: +[^#\n]*)?$))/m;
 const HEADING = /^(#{1,6})(?: +([^#]*?))? *$/;
+
+/**
+ * Whether a body holds only plain paragraphs and ATX headings (the blocks
+ * {@link parseSimpleBlocks} reads without the parser): two scans of the text.
+ *
+ * @example
+ * ```ts
+ * import { isSimpleBody } from "./simple_blocks.ts";
+ * isSimpleBody("# Hello\n\nPlain words."); // true
+ * isSimpleBody("- a list item"); // false
+ * ```
+ */
+export function isSimpleBody(body: string): boolean {
+  return !NOT_SIMPLE.test(body);
+}
 
 /**
  * The blocks of a body of plain paragraphs and headings, or `undefined`
@@ -26,7 +48,7 @@ const HEADING = /^(#{1,6})(?: +([^#]*?))? *$/;
  * ```
  */
 export function parseSimpleBlocks(body: string): TextBlock[] | undefined {
-  if (SPECIAL.test(body)) return undefined;
+  if (!isSimpleBody(body)) return undefined;
   const blocks: TextBlock[] = [];
   let paragraph: string[] = [];
   const close = () => {
@@ -48,7 +70,6 @@ export function parseSimpleBlocks(body: string): TextBlock[] | undefined {
       blocks.push({ kind: "heading", level: heading[1].length, text, prose: false });
       continue;
     }
-    if (BLOCK_START.test(line)) return undefined;
     paragraph.push(line.replace(/ +$/, ""));
   }
   close();

@@ -1,0 +1,67 @@
+import { textBlocks } from "./blocks.ts";
+import { firstHeading, firstProse, plainText } from "./plain_text.ts";
+import { isSimpleBody } from "./simple_blocks.ts";
+
+/** What deriving an item needs of its body's text (SPEC 4). */
+export interface TextSummary {
+  /** The first level-1 heading's text (the title when front matter has none). */
+  readonly heading: string | undefined;
+  /** The first prose paragraph, whitespace collapsed (`""` when there is none). */
+  readonly prose: string;
+  /** Word runs of the plain text (`time`). */
+  readonly words: number;
+}
+
+/**
+ * The heading, first prose paragraph and word count of a body, as its
+ * plain text gives them (SPEC 4, 13). A body of plain paragraphs and
+ * headings is read in one pass without building its blocks (the words of
+ * such a body are the words of its source: `#` and spaces are no word
+ * characters); anything else goes through the parser.
+ *
+ * @param countWords counts word runs (`fields/reading_time.ts`)
+ *
+ * @example
+ * ```ts
+ * import { summarizeText } from "./summary.ts";
+ * const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+ * summarizeText("# Hello\n\nPlain words here.", countWords);
+ * // { heading: "Hello", prose: "Plain words here.", words: 4 }
+ * ```
+ */
+export function summarizeText(body: string, countWords: (text: string) => number): TextSummary {
+  if (!isSimpleBody(body)) {
+    const blocks = textBlocks(body);
+    return {
+      heading: firstHeading(blocks),
+      prose: firstProse(blocks),
+      words: countWords(plainText(blocks)),
+    };
+  }
+  let heading: string | undefined;
+  let prose = "";
+  let paragraph = "";
+  const close = () => {
+    if (!prose && /[\p{L}\p{N}]/u.test(paragraph)) prose = paragraph.replace(/\s+/g, " ").trim();
+    paragraph = "";
+  };
+  // Lines until both are found: the words are counted on the whole body at once.
+  for (let start = 0; start <= body.length && (!prose || heading === undefined);) {
+    let end = body.indexOf("\n", start);
+    if (end === -1) end = body.length;
+    const line = body.slice(start, end);
+    start = end + 1;
+    if (line.trim() === "") close();
+    else if (line.startsWith("#")) {
+      close();
+      const marks = line.indexOf(" ");
+      if (heading === undefined && (marks === 1 || (marks === -1 && line === "#"))) {
+        const text = marks === -1 ? "" : line.slice(2).replace(/ +/g, " ").trim();
+        if (text) heading = text;
+      }
+    } else paragraph += `${line}\n`;
+    if (end === body.length) break;
+  }
+  close();
+  return { heading, prose, words: countWords(body) };
+}
