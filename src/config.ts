@@ -15,6 +15,12 @@ export interface ContentPluginConfig {
   readonly include: readonly string[] | undefined;
   /** Exclude globs relative to `path`. */
   readonly exclude: readonly string[];
+  /** A folder without an own file: a path segment (`keep`), or left out (`skip`). */
+  readonly orphans: "keep" | "skip";
+  /** A `url` pattern (SPEC 4): an absolute URL or a root-relative path with placeholders. */
+  readonly permalink: string | undefined;
+  /** An authors file (`authors.yml`), relative to the plugin's folder, as the config names it. */
+  readonly authors: string | undefined;
 }
 
 /** A validated `service.content.config`. */
@@ -35,6 +41,10 @@ export interface ContentConfig {
   readonly sitemap: boolean;
   /** Content files larger than this many bytes are left out unread (`max_file_size`). */
   readonly maxFileSize: number;
+  /** Take dates from git commits where the root is in a work tree (`git`, default true). */
+  readonly git: boolean;
+  /** Free-text description of the site (`llms.txt`). */
+  readonly description: string | undefined;
 }
 
 /** `max_file_size` when the config sets none: 10 MB. */
@@ -55,8 +65,18 @@ const MAX_ALIAS_NODES = 10_000;
 /** The parameter key under `parameters` that holds the content configuration. */
 export const CONFIG_KEY = "service.content.config";
 
-const TOP_KEYS = new Set(["title", "url", "path", "plugins", "max_file_size"]);
-const PLUGIN_KEYS = new Set(["path", "include", "exclude"]);
+const TOP_KEYS = new Set([
+  "title",
+  "url",
+  "path",
+  "plugins",
+  "max_file_size",
+  "git",
+  "description",
+]);
+const PLUGIN_KEYS = new Set(["path", "include", "exclude", "orphans", "permalink", "authors"]);
+/** The placeholders a `permalink` pattern may hold (SPEC 4 `url`). */
+const PERMALINK_PLACEHOLDERS = new Set(["type", "uri", "slug", "yyyy", "mm", "dd"]);
 
 /**
  * Parses the text of a service configuration file (SPEC 2) into a
@@ -133,7 +153,7 @@ export function validateConfig(
   const config = value as Record<string, unknown>;
   for (const key of Object.keys(config)) {
     if (!TOP_KEYS.has(key)) {
-      fail(key, "one of title, url, path, plugins, max_file_size (unknown key)");
+      fail(key, `one of ${[...TOP_KEYS].join(", ")} (unknown key)`);
     }
   }
   const title = config.title;
@@ -148,6 +168,12 @@ export function validateConfig(
     : parseSize(config.max_file_size);
   if (maxFileSize === undefined || maxFileSize === 0) {
     fail("max_file_size", "a size such as 10MB (bytes, or KB, MB, GB)", config.max_file_size);
+  }
+  const git = config.git ?? true;
+  if (typeof git !== "boolean") fail("git", "true or false", git);
+  const description = config.description;
+  if (description != null && typeof description !== "string") {
+    fail("description", "a string", description);
   }
   const path = config.path ?? ".";
   if (typeof path !== "string" || path === "") fail("path", "a folder path string", path);
@@ -173,7 +199,7 @@ export function validateConfig(
     const opts = (options ?? {}) as Record<string, unknown>;
     for (const opt of Object.keys(opts)) {
       if (!PLUGIN_KEYS.has(opt)) {
-        fail(`${key}.${opt}`, "one of path, include, exclude (unknown option)");
+        fail(`${key}.${opt}`, `one of ${[...PLUGIN_KEYS].join(", ")} (unknown option)`);
       }
     }
     const folder = opts.path ?? name;
@@ -195,11 +221,25 @@ export function validateConfig(
       });
       return list as string[];
     };
+    const orphans = opts.orphans ?? "keep";
+    if (orphans !== "keep" && orphans !== "skip") fail(`${key}.orphans`, "keep or skip", orphans);
+    const permalink = opts.permalink;
+    if (permalink != null) {
+      const problem = typeof permalink === "string" ? permalinkProblem(permalink) : "a string";
+      if (problem) fail(`${key}.permalink`, problem, permalink);
+    }
+    const authors = opts.authors;
+    if (authors != null && (typeof authors !== "string" || authors === "")) {
+      fail(`${key}.authors`, "the path of an authors YAML file", authors);
+    }
     enabled.push({
       name: name as ContentPluginName,
       path: resolvePath("/", folder as string).slice(1),
       include: globs("include"),
       exclude: globs("exclude") ?? [],
+      orphans: orphans as "keep" | "skip",
+      permalink: (permalink as string | null) ?? undefined,
+      authors: (authors as string | null) ?? undefined,
     });
   }
   return {
@@ -211,7 +251,32 @@ export function validateConfig(
     api,
     sitemap,
     maxFileSize: maxFileSize!,
+    git: git as boolean,
+    description: (description as string | null) ?? undefined,
   };
+}
+
+/**
+ * What is wrong with a `permalink` pattern, or `undefined` (SPEC 4 `url`):
+ * an absolute http(s) URL or a root-relative path, with no placeholder but
+ * `{type}`, `{uri}`, `{slug}`, `{yyyy}`, `{mm}`, `{dd}`.
+ *
+ * @example
+ * ```ts
+ * import { permalinkProblem } from "./config.ts";
+ * permalinkProblem("/blog/{yyyy}/{mm}/{slug}/"); // undefined
+ * permalinkProblem("blog/{title}"); // "a root-relative path or an absolute URL, with …"
+ * ```
+ */
+export function permalinkProblem(pattern: string): string | undefined {
+  const placeholders = [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+  const valid = (pattern.startsWith("/") || isHttpUrl(pattern.replace(/\{[^}]*\}/g, "x"))) &&
+    placeholders.every((p) => PERMALINK_PLACEHOLDERS.has(p));
+  return valid
+    ? undefined
+    : `a root-relative path or an absolute URL, with placeholders among ${
+      [...PERMALINK_PLACEHOLDERS].map((p) => `{${p}}`).join(", ")
+    }`;
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

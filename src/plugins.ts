@@ -18,7 +18,7 @@ export interface PluginDeclaration {
   readonly sumsTime: boolean;
 }
 
-const MARKDOWN = ["**/*.md", "**/*.markdown"];
+const MARKDOWN = ["**/*.md", "**/*.markdown", "**/*.mdx"];
 
 /**
  * The five plugin declarations, keyed by name.
@@ -61,7 +61,7 @@ export const PLUGINS: Readonly<Record<ContentPluginName, PluginDeclaration>> = {
   pages: {
     type: "pages",
     categories: ["page"],
-    include: [".md", ".markdown", ".html"],
+    include: [".md", ".markdown", ".mdx", ".html"],
     maxDepth: Infinity,
     sumsTime: false,
   },

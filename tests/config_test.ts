@@ -71,15 +71,57 @@ plugins:
       url: "https://example.com",
       root: "/site/content",
       plugins: [
-        { name: "academy", path: "academy", include: undefined, exclude: [] },
-        { name: "blog", path: "blog", include: undefined, exclude: [] },
-        { name: "docs", path: "docs", include: undefined, exclude: ["drafts/**"] },
-        { name: "faq", path: "faq", include: undefined, exclude: [] },
-        { name: "pages", path: "pages", include: undefined, exclude: [] },
+        {
+          name: "academy",
+          path: "academy",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        },
+        {
+          name: "blog",
+          path: "blog",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        },
+        {
+          name: "docs",
+          path: "docs",
+          include: undefined,
+          exclude: ["drafts/**"],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        },
+        {
+          name: "faq",
+          path: "faq",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        },
+        {
+          name: "pages",
+          path: "pages",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        },
       ],
       api: true,
       sitemap: true,
       maxFileSize: 10 * 1024 * 1024,
+      git: true,
+      description: undefined,
     };
     assert.deepEqual(parseConfig(text, FILE), expected);
   });
@@ -90,10 +132,20 @@ plugins:
       title: undefined,
       url: undefined,
       root: "/site/content",
-      plugins: [{ name: "docs", path: "docs", include: undefined, exclude: [] }],
+      plugins: [{
+        name: "docs",
+        path: "docs",
+        include: undefined,
+        exclude: [],
+        orphans: "keep",
+        permalink: undefined,
+        authors: undefined,
+      }],
       api: false,
       sitemap: false,
       maxFileSize: 10 * 1024 * 1024,
+      git: true,
+      description: undefined,
     });
   });
 
@@ -152,6 +204,9 @@ plugins:
       path: "pages",
       include: [".md", "**/*.html"],
       exclude: ["drafts/**", "*.tmp.md"],
+      orphans: "keep",
+      permalink: undefined,
+      authors: undefined,
     }]);
   });
 
@@ -305,10 +360,20 @@ describe("validateConfig", () => {
         title: undefined,
         url: "https://example.com",
         root: "/site/content",
-        plugins: [{ name: "blog", path: "blog", include: undefined, exclude: [] }],
+        plugins: [{
+          name: "blog",
+          path: "blog",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        }],
         api: true,
         sitemap: false,
         maxFileSize: 10 * 1024 * 1024,
+        git: true,
+        description: undefined,
       },
     );
   });
@@ -352,10 +417,20 @@ describe("loadConfigFile", () => {
         title: undefined,
         url: "https://example.com",
         root: join(file, "..", "content"),
-        plugins: [{ name: "docs", path: "docs", include: undefined, exclude: [] }],
+        plugins: [{
+          name: "docs",
+          path: "docs",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        }],
         api: true,
         sitemap: false,
         maxFileSize: 10 * 1024 * 1024,
+        git: true,
+        description: undefined,
       });
     });
   });
@@ -414,10 +489,20 @@ describe("loadConfigObject", () => {
         title: undefined,
         url: undefined,
         root: dir,
-        plugins: [{ name: "faq", path: "faq", include: undefined, exclude: [] }],
+        plugins: [{
+          name: "faq",
+          path: "faq",
+          include: undefined,
+          exclude: [],
+          orphans: "keep",
+          permalink: undefined,
+          authors: undefined,
+        }],
         api: true,
         sitemap: false,
         maxFileSize: 10 * 1024 * 1024,
+        git: true,
+        description: undefined,
       });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -92,6 +92,8 @@ function expectFor(params: URLSearchParams): Expectation {
   if (get("month") !== undefined && get("year") === undefined) bad.add("month");
   check("indexable", (v) => BOOLEANS.includes(v));
   check("searchable", (v) => BOOLEANS.includes(v));
+  // include (SPEC 6.2): a comma list of opt-in fields; this one is url.
+  check("include", (v) => v.split(",").every((name) => ["", "url"].includes(name.trim())));
   const limit = get("limit");
   if (limit !== undefined) {
     if (!/^[0-9]+$/.test(limit) || +limit < 1 || +limit > 10000) bad.add("limit");
@@ -247,6 +249,8 @@ function validValue(r: Random, name: string): string {
       return String(r.chance(0.8) ? r.int(1, 5) : r.int(1, 10000));
     case "page":
       return String(r.int(1, 4));
+    case "include":
+      return r.pick(["url", "url,url", " url", "url,"]);
     default:
       return r.chance(0.5) ? r.pick(KEYWORDS) : randomValue(r);
   }

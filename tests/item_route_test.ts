@@ -8,7 +8,7 @@ const CONFIG = `parameters:
     url: https://example.com
     plugins:
       academy: ~
-      docs: ~
+      docs: { orphans: skip } # the strict layout: a folder without its own file is no content
       faq: ~
       api: ~
 `;
@@ -263,7 +263,7 @@ describe("item route (SPEC 7)", () => {
     });
   });
 
-  it("404s files in a folder without a file of its own name", async () => {
+  it("404s files in a folder without a file of its own name (orphans: skip)", async () => {
     await withSite(FILES, CONFIG, async (s) => {
       await notFound(s, "/docs/orphan/lost.json");
       await notFound(s, "/docs/lost.json");
@@ -291,7 +291,7 @@ describe("item route (SPEC 7)", () => {
       await notFound(s, "/blog/post.json");
       await notFound(s, "/pages/guide.json");
       // The same file is served once its plugin is enabled.
-      const all = CONFIG.replace("      docs: ~\n", "      docs: ~\n      blog: ~\n");
+      const all = CONFIG.replace("      faq: ~\n", "      faq: ~\n      blog: ~\n");
       await withSite(FILES, all, async (t) => {
         assert.equal((await item(t, "/blog/post.json")).id, "blog_post_post");
       });

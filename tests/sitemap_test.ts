@@ -92,6 +92,22 @@ const FILES: SiteFiles = {
   "docs/orphan/lost.md": md({ title: "Lost", ...day("2026-01-01", "2026-01-01") }, LONG),
 };
 
+/** The strict layout for docs (SPEC 3 `orphans: skip`): `docs/orphan/` is no content. */
+const STRICT = {
+  config: `parameters:
+  service.content.config:
+    url: https://example.com
+    plugins:
+      academy: ~
+      blog: ~
+      docs: { orphans: skip }
+      faq: ~
+      pages: ~
+      api: ~
+      sitemap: ~
+`,
+};
+
 const EXPECTED: Entry[] = [
   { loc: "https://example.com/academy/course", lastmod: "2026-02-10" },
   { loc: "https://example.com/academy/course/mod", lastmod: "2026-02-11" },
@@ -107,13 +123,13 @@ const EXPECTED: Entry[] = [
 
 describe("GET /sitemap.xml (SPEC 8)", () => {
   it("lists every feed-eligible item in feed order with loc and lastmod", async () => {
-    await withSite(FILES, {}, async (s) => {
+    await withSite(FILES, STRICT, async (s) => {
       assert.deepEqual(await sitemap(s), EXPECTED);
     });
   });
 
   it("matches the feed: one url per feed item, loc = link without .json, lastmod = last_update", async () => {
-    await withSite(FILES, {}, async (s) => {
+    await withSite(FILES, STRICT, async (s) => {
       const feed = (await s.json("/api/content.json")).body;
       assert.equal(feed.data.length, EXPECTED.length);
       assert.deepEqual(
@@ -128,7 +144,7 @@ describe("GET /sitemap.xml (SPEC 8)", () => {
   });
 
   it("declares XML and the sitemaps.org namespace on the urlset root", async () => {
-    await withSite(FILES, {}, async (s) => {
+    await withSite(FILES, STRICT, async (s) => {
       const response = await s.request("/sitemap.xml");
       assert.equal(response.status, 200);
       assert.match(
@@ -143,8 +159,8 @@ describe("GET /sitemap.xml (SPEC 8)", () => {
     });
   });
 
-  it("leaves drafts, their subtrees, non-indexable, empty and orphan items out", async () => {
-    await withSite(FILES, {}, async (s) => {
+  it("leaves drafts, their subtrees, non-indexable, empty and orphan items (orphans: skip) out", async () => {
+    await withSite(FILES, STRICT, async (s) => {
       const locs = (await sitemap(s)).map((e) => e.loc);
       for (
         const path of [
@@ -171,7 +187,8 @@ describe("GET /sitemap.xml (SPEC 8)", () => {
   });
 
   it("follows the config's plugin order", async () => {
-    const cfg = config(["pages", "faq", "docs", "sitemap"], "https://example.com");
+    const cfg = config(["pages", "faq", "docs", "sitemap"], "https://example.com")
+      .replace("docs: ~", "docs: { orphans: skip }");
     await withSite(FILES, { config: cfg }, async (s) => {
       const locs = (await sitemap(s)).map((e) => e.loc);
       assert.deepEqual(locs, [
@@ -196,7 +213,8 @@ describe("GET /sitemap.xml (SPEC 8)", () => {
   });
 
   it("works without the api plugin", async () => {
-    const cfg = config(["docs", "sitemap"], "https://example.com");
+    const cfg = config(["docs", "sitemap"], "https://example.com")
+      .replace("docs: ~", "docs: { orphans: skip }");
     await withSite(FILES, { config: cfg }, async (s) => {
       assert.deepEqual(
         (await sitemap(s)).map((e) => e.loc),

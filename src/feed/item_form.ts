@@ -1,5 +1,6 @@
 import type { Item } from "../index/item.ts";
-import { itemJson } from "./render.ts";
+import type { IncludeField } from "./query.ts";
+import { absoluteUrl, itemJson } from "./render.ts";
 
 /**
  * An item's JSON form (SPEC 7): the feed fields, then `body`, `parent`, `children`.
@@ -22,11 +23,18 @@ import { itemJson } from "./render.ts";
  * renderItem(index.byPath.get("docs/intro")!, "https://example.com");
  * ```
  */
-export function renderItem(item: Item, base: string, body = item.body): string {
+export function renderItem(
+  item: Item,
+  base: string,
+  body = item.body,
+  include: readonly IncludeField[] = [],
+): string {
   if (body === undefined) throw new TypeError(`${item.id}: no body given and the item holds none`);
   // Built per request (and then cached as a response), not kept per item:
   // a serialized copy of every body would double what bodies cost in memory.
   return `${itemJson(item, base).slice(0, -1)},"body":${JSON.stringify(body)},"parent":${
     JSON.stringify(item.parent)
-  },"children":${JSON.stringify(item.children)}}`;
+  },"children":${JSON.stringify(item.children)}${
+    include.includes("url") ? `,"url":${JSON.stringify(absoluteUrl(item.url, base))}` : ""
+  }}`;
 }

@@ -24,6 +24,8 @@ export interface Filters {
   readonly limit?: number;
   /** 1 when absent. */
   readonly page: number;
+  /** Opt-in fields to add to every item, in canonical order (SPEC 6.2 `include`). */
+  readonly include?: readonly IncludeField[];
 }
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */
@@ -55,7 +57,14 @@ export const FEED_PARAMETERS = [
   "searchable",
   "limit",
   "page",
+  "include",
 ] as const;
+
+/** The opt-in fields `include` may add, in the order they are added (SPEC 6.2). */
+export const INCLUDE_FIELDS = ["url"] as const;
+
+/** An opt-in field. */
+export type IncludeField = typeof INCLUDE_FIELDS[number];
 
 const KNOWN = new Set<string>(FEED_PARAMETERS);
 const BOOL: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
@@ -163,6 +172,12 @@ export function parseQuery(
     }
     filters[key] = BOOL[value];
   }
+  const include = get("include");
+  if (include !== undefined) {
+    const parsed = parseInclude(include);
+    if (typeof parsed === "string") return problem("include", parsed);
+    if (parsed.length > 0) filters.include = parsed;
+  }
   const limit = get("limit");
   if (limit !== undefined) {
     if (!/^\d+$/.test(limit) || +limit < 1 || +limit > MAX_LIMIT) {
@@ -187,6 +202,27 @@ export function parseQuery(
 }
 
 /**
+ * Parses an `include` value (SPEC 6.2): a comma list of opt-in fields, in
+ * any order and spelling of repeats, given back in canonical order; or the
+ * sentence for a 400 when it names a field there is none of.
+ *
+ * @example
+ * ```ts
+ * import { parseInclude } from "./query.ts";
+ * parseInclude("url"); // ["url"]
+ * parseInclude("url,nope"); // 'include accepts url, got "nope"'
+ * ```
+ */
+export function parseInclude(value: string): IncludeField[] | string {
+  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  const unknown = names.find((name) => !(INCLUDE_FIELDS as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    return `include accepts ${INCLUDE_FIELDS.join(", ")}, got ${JSON.stringify(unknown)}`;
+  }
+  return INCLUDE_FIELDS.filter((field) => names.includes(field));
+}
+
+/**
  * The one spelling of a query's filters: equal for every query that asks
  * for the same answer (`limit=7` and `limit=007`, `search=Café` and
  * `search=cafe`, an empty parameter and none), so a response cache keeps
@@ -206,7 +242,10 @@ export function filtersKey(filters: Filters): string {
   for (const key of FEED_PARAMETERS) {
     const value = filters[key];
     if (value === undefined || (key === "page" && filters.limit === undefined)) continue;
-    parts.push([key, Array.isArray(value) ? value.join(" ") : String(value)]);
+    parts.push([
+      key,
+      Array.isArray(value) ? value.join(key === "include" ? "," : " ") : String(value),
+    ]);
   }
   return new URLSearchParams(parts).toString();
 }

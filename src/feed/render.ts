@@ -1,6 +1,7 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import type { Page } from "./filter.ts";
+import type { IncludeField } from "./query.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -24,7 +25,7 @@ const decoder = new TextDecoder();
  * // '{"id":"docs_doc_intro",…,"link":"https://example.com/docs/intro.json","image":null,…}'
  * ```
  */
-export function itemJson(item: Item, base: string): string {
+export function itemJson(item: Item, base: string, include: readonly IncludeField[] = []): string {
   const q = JSON.stringify;
   const image = item.image?.startsWith("/") && !item.image.startsWith("//")
     ? base + item.image
@@ -47,7 +48,24 @@ export function itemJson(item: Item, base: string): string {
     q(item.description)
   },"authors":[${authors}],"tags":[${tags}],"date":${q(item.date)},"last_update":${
     q(item.last_update)
-  },"time":${item.time}}`;
+  },"time":${item.time}${
+    include.includes("url") ? `,"url":${q(absoluteUrl(item.url, base))}` : ""
+  }}`;
+}
+
+/**
+ * An item's `url` (or any root-relative link) made absolute with the base
+ * URL; an absolute one as it is.
+ *
+ * @example
+ * ```ts
+ * import { absoluteUrl } from "./render.ts";
+ * absoluteUrl("/docs/intro", "https://example.com"); // "https://example.com/docs/intro"
+ * absoluteUrl("https://other.example/x", "https://example.com"); // "https://other.example/x"
+ * ```
+ */
+export function absoluteUrl(url: string, base: string): string {
+  return url.startsWith("/") && !url.startsWith("//") ? base + url : url;
 }
 
 /**
@@ -145,7 +163,8 @@ export function renderFullFeed(index: Index, base: string): FeedBytes {
  * generated) and `data`. A page is copied out of the full feed's bytes,
  * which are written first unless `full` (from {@link renderFullFeed}, for
  * the same index and base) is given; the full feed is those bytes
- * themselves.
+ * themselves. With `include` (opt-in fields, SPEC 6.2), the page is written
+ * item by item.
  *
  * @example
  * ```ts
@@ -166,8 +185,17 @@ export function renderFeedBytes(
   index: Index,
   page: Page,
   base: string,
-  full: FeedBytes = renderFullFeed(index, base),
+  full?: FeedBytes,
+  include: readonly IncludeField[] = [],
 ): Uint8Array {
+  if (include.length > 0) {
+    // Items with opt-in fields are not in the full feed's bytes: written here.
+    const head = metaJson(page.items.length, page.total, base, index.generated);
+    return encoder.encode(
+      `${head}${page.items.map((item) => itemJson(item, base, include)).join(",")}]}`,
+    );
+  }
+  full ??= renderFullFeed(index, base);
   if (page.items === index.feed) return full.bytes;
   const { bytes, starts } = full;
   const head = encoder.encode(metaJson(page.items.length, page.total, base, index.generated));

@@ -1,7 +1,10 @@
 import type { Index } from "../index/build.ts";
+import { absoluteUrl } from "./render.ts";
 
 /**
- * The sitemap (SPEC 8): one `url` per feed item, `loc` without `.json`, `lastmod` = `last_update`.
+ * The sitemap (SPEC 8): one `url` per feed item, `loc` = the item's `url`
+ * (SPEC 4: `{base}/<type>/<uri>` unless a permalink says otherwise),
+ * `lastmod` = `last_update`.
  *
  * @example
  * ```ts
@@ -20,7 +23,7 @@ import type { Index } from "../index/build.ts";
 export function renderSitemap(index: Index, base: string): string {
   const urls = index.feed.map((item) =>
     `<url><loc>${
-      escapeXml(`${base}/${item.type}/${item.uri}`)
+      escapeXml(absoluteUrl(item.url, base))
     }</loc><lastmod>${item.last_update}</lastmod></url>`
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${

@@ -1,5 +1,7 @@
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import { ownFolderOf } from "../source/select.ts";
 import { formatDay, parseDate } from "../util/dates.ts";
+import { shortHash } from "../util/hash.ts";
 import { stem } from "../util/path.ts";
 import { quoteValue } from "../util/quote.ts";
 import { slugify } from "../util/slugify.ts";
@@ -42,13 +44,36 @@ export interface FileFields {
   readonly indexable: boolean;
   /** Front matter `searchable` when boolean, else the SPEC 4 default. */
   readonly searchable: boolean;
-  /** `sidebar_position` (or `order`), when a finite number. */
+  /** `sidebar_position`, else `order`, `weight` (Hugo) or `nav_order` (Jekyll), when a finite number. */
   readonly position: number | undefined;
+  /** Front matter `permalink`: an absolute URL, or a root-relative path (SPEC 4 `url`). */
+  readonly permalink: string | undefined;
   /** Whether the body is not empty (an empty one keeps the item out of the feed, SPEC 5). */
   readonly hasBody: boolean;
 }
 
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
+
+/** What deriving a file may know besides the file (SPEC 4). */
+export interface DeriveContext {
+  /** Author keys and the names they stand for (the plugin's `authors` file). */
+  readonly authorNames?: ReadonlyMap<string, string>;
+  /** The file's commit dates, when the content is in a git work tree. */
+  readonly git?: GitDates;
+}
+
+/** A file's commit dates (epoch ms), from one `git log` over the content. */
+export interface GitDates {
+  /** The file's first commit (none in a shallow clone that does not reach it). */
+  readonly first?: number;
+  /** The file's last commit, when the working copy is unchanged since it. */
+  readonly last?: number;
+}
+
+/** Order keys in precedence (SPEC 4 `order`): Docusaurus, generic, Hugo, Jekyll themes. */
+const ORDER_KEYS = ["sidebar_position", "order", "weight", "nav_order"];
+/** Last-update keys in precedence (SPEC 4 `last_update`). */
+const UPDATED_KEYS = ["last_update", "lastmod", "updated"];
 
 /**
  * Derives a {@link FileFields} from a parsed file. A value of the wrong type
@@ -69,7 +94,12 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
  * fields.tags; // [{ name: "Deno", slug: "deno" }]
  * ```
  */
-export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[]): FileFields {
+export function deriveFields(
+  file: ParsedFile,
+  shown: string,
+  warnings: Warning[],
+  context: DeriveContext = {},
+): FileFields {
   const attrs = file.attrs;
   const warn = (key: string, expected: string, fallback: string) =>
     warnings.push({
@@ -99,8 +129,12 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     if (ms === undefined) warn(key, "a date (YYYY-MM-DD, ISO 8601 or Unix seconds)", "the default");
     return ms;
   };
-  const fileName = file.path.slice(file.path.lastIndexOf("/") + 1);
-  const fileStem = stem(fileName);
+  // A folder's own file (x/index.md) takes its name, its slug and its date from the folder (SPEC 3).
+  const own = ownFolderOf(file.path);
+  const fileName = own === undefined
+    ? file.path.slice(file.path.lastIndexOf("/") + 1)
+    : own.slice(own.lastIndexOf("/") + 1);
+  const fileStem = own === undefined ? stem(fileName) : fileName;
 
   let slug = "";
   const ownSlug = attrs.slug;
@@ -111,7 +145,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   if (!slug) slug = slugify(fileStem);
   if (!slug) {
     // A name with no a-z or 0-9 at all (日本語.md): a stable slug from its path, so its link resolves.
-    slug = `item-${pathHash(file.path)}`;
+    slug = `item-${shortHash(file.path)}`;
     warnings.push({
       file: shown,
       message:
@@ -129,7 +163,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const authorKey = attrs.authors != null ? "authors" : "author";
   let authors: readonly NameSlug[] = ANONYMOUS;
   if (attrs[authorKey] != null) {
-    const parsed = parseAuthors(attrs[authorKey]);
+    const parsed = parseAuthors(attrs[authorKey], context.authorNames);
     if (parsed.problem) {
       warnings.push({ file: shown, message: `front matter '${authorKey}': ${parsed.problem}` });
     }
@@ -147,8 +181,10 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
 
   const dateKey = attrs.date != null ? "date" : "created";
   const prefix = DATE_PREFIX.exec(fileName)?.[1];
-  const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ?? file.mtime;
-  const lastMs = date("last_update") ?? file.mtime;
+  const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ??
+    context.git?.first ?? file.mtime;
+  const updatedKey = UPDATED_KEYS.find((key) => attrs[key] != null) ?? "last_update";
+  const lastMs = date(updatedKey) ?? context.git?.last ?? file.mtime;
 
   let time = readingTime(text.words);
   let timeSet = false;
@@ -181,12 +217,21 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
   const indexable = bool("indexable") ?? (listed && atLeastChars(file.body, 100));
   const searchable = bool("searchable") ?? listed;
 
-  const positionKey = attrs.sidebar_position != null ? "sidebar_position" : "order";
+  const positionKey = ORDER_KEYS.find((key) => attrs[key] != null);
   let position: number | undefined;
-  if (attrs[positionKey] != null) {
+  if (positionKey !== undefined) {
     const value = attrs[positionKey];
     if (typeof value === "number" && Number.isFinite(value)) position = value;
     else warn(positionKey, "a number", "no position");
+  }
+
+  let permalink: string | undefined;
+  const ownLink = str("permalink")?.trim();
+  if (ownLink) {
+    if (/^https?:\/\//i.test(ownLink)) permalink = ownLink;
+    else if (!/^[a-z][a-z0-9+.-]*:/i.test(ownLink)) {
+      permalink = ownLink.startsWith("/") ? ownLink : `/${ownLink}`;
+    } else warn("permalink", "an http(s) URL or a path", "the default");
   }
 
   return {
@@ -205,6 +250,7 @@ export function deriveFields(file: ParsedFile, shown: string, warnings: Warning[
     indexable,
     searchable,
     position,
+    permalink,
     hasBody: file.body !== "",
   };
 }
@@ -214,14 +260,4 @@ function atLeastChars(text: string, n: number): boolean {
   if (text.length >= 2 * n) return true; // a code point is at most two code units
   if (text.length < n) return false;
   return [...text].length >= n;
-}
-
-/** FNV-1a of a path, 8 hex digits: stable across edits of the file. */
-function pathHash(path: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) {
-    hash ^= path.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
 }

@@ -1,5 +1,5 @@
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
-import { deriveFields, type FileFields } from "./derive.ts";
+import { type DeriveContext, deriveFields, type FileFields } from "./derive.ts";
 import type { NameSlug } from "./names.ts";
 
 /**
@@ -31,6 +31,8 @@ export interface IndexFileOptions {
   readonly keepBody?: boolean;
   /** Shares author and tag objects between files (see `createNameInterner`). */
   readonly shareNames?: (list: readonly NameSlug[]) => readonly NameSlug[];
+  /** What deriving may know besides the file: the authors file, git dates. */
+  readonly context?: DeriveContext;
 }
 
 const NO_WARNINGS: readonly Warning[] = Object.freeze([]);
@@ -57,7 +59,7 @@ export function indexFile(
   options: IndexFileOptions = {},
 ): IndexedFile {
   const warnings: Warning[] = [];
-  const fields = deriveFields(parsed, shown, warnings);
+  const fields = deriveFields(parsed, shown, warnings, options.context);
   return withNames({
     plugin: parsed.plugin,
     path: parsed.path,

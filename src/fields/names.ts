@@ -16,8 +16,10 @@ export const ANONYMOUS: readonly NameSlug[] = Object.freeze([
 
 /**
  * Reads front matter `authors`: a string, a list of strings, or a list of
- * `{name, slug}` (`slug` defaults to `slugify(name)`). Entries that are none
- * of those are dropped; `problem` says why so the caller can warn.
+ * `{name, slug}` (`slug` defaults to `slugify(name)`). A string that is a key
+ * of `names` (the plugin's authors file) stands for that key's name. Entries
+ * that are none of those are dropped; `problem` says why so the caller can
+ * warn.
  *
  * @example
  * ```ts
@@ -26,7 +28,10 @@ export const ANONYMOUS: readonly NameSlug[] = Object.freeze([
  * // [{ name: "Ana Pérez", slug: "ana-perez" }, { name: "Jōji Tanaka", slug: "joji" }]
  * ```
  */
-export function parseAuthors(value: unknown): { value: NameSlug[]; problem?: string } {
+export function parseAuthors(
+  value: unknown,
+  names?: ReadonlyMap<string, string>,
+): { value: NameSlug[]; problem?: string } {
   const list = typeof value === "string" ? [value] : value;
   if (!Array.isArray(list)) {
     return { value: [], problem: "expected a string, a list of strings or a list of {name, slug}" };
@@ -34,7 +39,9 @@ export function parseAuthors(value: unknown): { value: NameSlug[]; problem?: str
   const out: NameSlug[] = [];
   let problem: string | undefined;
   for (const entry of list) {
-    const author = toNameSlug(entry, true);
+    // An author key of the plugin's authors file stands for its name.
+    const named = typeof entry === "string" ? names?.get(entry.trim()) ?? entry : entry;
+    const author = toNameSlug(named, true);
     if (author) out.push(author);
     else problem = `an entry is not a name or {name, slug}: ${quoteValue(entry)}`;
   }

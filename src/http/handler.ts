@@ -1,6 +1,6 @@
 import { Router } from "itty-router";
 import { answerKey, filterItems, paginate } from "../feed/filter.ts";
-import { parseQuery } from "../feed/query.ts";
+import { parseInclude, parseQuery } from "../feed/query.ts";
 import { renderItem } from "../feed/item_form.ts";
 import { pageLinks } from "../feed/links.ts";
 import { renderFeedBytes } from "../feed/render.ts";
@@ -107,7 +107,9 @@ export function createHandler(options: HandlerOptions): Handler {
         key ? `feed?${key}` : "feed",
         () => ({
           type: JSON_TYPE,
-          body: renderFeedBytes(r.index, page, r.base, store.fullFeed(r)),
+          body: filters.include
+            ? renderFeedBytes(r.index, page, r.base, undefined, filters.include)
+            : renderFeedBytes(r.index, page, r.base, store.fullFeed(r)),
         }),
         link ? { Link: link } : undefined,
       );
@@ -132,8 +134,12 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     const found = r.index.byPath.get(key);
     if (!found) return notFound(r);
+    const asked = new URL(r.url).searchParams.get("include");
+    const include = asked ? parseInclude(asked) : [];
+    if (typeof include === "string") return problem(r, 400, include);
+    const variant = include.length ? `?include=${include.join(",")}` : "";
     let body = found.body;
-    if (body === undefined && options.readBody && !store.has(r, `item:${key}`)) {
+    if (body === undefined && options.readBody && !store.has(r, `item:${key}${variant}`)) {
       body = await options.readBody(found);
       if (body === undefined) {
         // The file changed (or went away) since this index was built: catch
@@ -149,8 +155,8 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     return store.send(
       r,
-      `item:${key}`,
-      () => ({ type: JSON_TYPE, body: renderItem(found, r.base, body) }),
+      `item:${key}${variant}`,
+      () => ({ type: JSON_TYPE, body: renderItem(found, r.base, body, include) }),
     );
   };
 

@@ -1,4 +1,5 @@
 import type { ContentConfig } from "../config.ts";
+import type { FileFields } from "../fields/derive.ts";
 import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
 import { categoryAt, PLUGINS } from "../plugins.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
@@ -8,9 +9,21 @@ import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
 
 /** What the index keeps of the configuration. */
 export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitemap"> & {
-  /** Enabled content plugins, in config order, with their folders. */
-  readonly plugins: readonly { readonly name: string; readonly path: string }[];
+  /** Enabled content plugins, in config order, with their folders and layout options. */
+  readonly plugins: readonly PluginSettings[];
 };
+
+/** What the index keeps of one content plugin's configuration. */
+export interface PluginSettings {
+  /** The plugin's name. */
+  readonly name: string;
+  /** Its folder, relative to the content root. */
+  readonly path: string;
+  /** A folder without an own file: a path segment (`keep`, the default), or left out (`skip`). */
+  readonly orphans?: "keep" | "skip";
+  /** The plugin's `url` pattern (SPEC 4). */
+  readonly permalink?: string;
+}
 
 /**
  * What the index keeps of a configuration (also what a snapshot stores).
@@ -30,7 +43,12 @@ export function indexSettings(config: ContentConfig): IndexSettings {
     url,
     api,
     sitemap,
-    plugins: config.plugins.map(({ name, path }) => ({ name, path })),
+    plugins: config.plugins.map(({ name, path, orphans, permalink }) => ({
+      name,
+      path,
+      ...(orphans === "skip" ? { orphans } : {}),
+      ...(permalink ? { permalink } : {}),
+    })),
   };
 }
 
@@ -154,13 +172,14 @@ export function buildIndex(
   const served: Placed[] = [];
   const counts: { plugin: string; items: number; feed: number }[] = [];
   const trees = new Map<string, PluginTree>();
-  for (const { name, path } of settings.plugins) {
+  for (const { name, path, orphans } of settings.plugins) {
     const plugin = PLUGINS[name as keyof typeof PLUGINS];
     const pluginFiles = byPlugin.get(name) ?? [];
     const last = previous?.trees.get(name);
-    const tree = last && last.prefix === path && sameList(last.files, pluginFiles)
+    const tree = last && last.prefix === path && last.orphans === (orphans ?? "keep") &&
+        sameList(last.files, pluginFiles)
       ? last
-      : pluginTree(pluginFiles, plugin, path);
+      : pluginTree(pluginFiles, plugin, path, orphans);
     trees.set(name, tree);
     warnings.push(...tree.warnings);
     const before = served.length;
@@ -194,6 +213,7 @@ export function buildIndex(
     year: new Map<string, Item[]>(),
   };
   const countOf = new Map(counts.map((c) => [c.plugin, c]));
+  const permalinks = new Map(settings.plugins.map((p) => [p.name, p.permalink]));
   for (const d of served) {
     const parent = d.parent ? d.parent.id : null;
     // An item whose inputs did not change keeps its object (`file` fixes the derived fields).
@@ -203,7 +223,7 @@ export function buildIndex(
         sameList(old.children, d.childIds) &&
         old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0))
       ? old
-      : newItem(d, parent, tagCounts, tagObjects);
+      : newItem(d, parent, tagCounts, tagObjects, permalinks.get(d.plugin.type));
     built.set(d.node.file, item);
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);
@@ -248,6 +268,7 @@ function newItem(
   parent: string | null,
   tagCounts: ReadonlyMap<string, number>,
   tagObjects: Map<string, Tag>,
+  permalink: string | undefined,
 ): Item {
   const f = d.fields;
   // One tag object per name and slug in a build, shared by the items that carry it.
@@ -266,6 +287,7 @@ function newItem(
     type: d.plugin.type,
     category: categoryAt(d.plugin, d.node.depth),
     uri: d.uri,
+    url: f.permalink ?? (permalink ? fillPermalink(permalink, d, f) : `/${d.plugin.type}/${d.uri}`),
     image: f.image,
     title: f.title,
     description: f.description,
@@ -282,6 +304,20 @@ function newItem(
     eligible: d.eligible,
     file: d.file,
   };
+}
+
+/** A plugin's `permalink` pattern filled in for an item (SPEC 4 `url`). */
+function fillPermalink(pattern: string, d: Placed, f: FileFields): string {
+  const [yyyy, mm, dd] = f.date.split("-");
+  const values: Record<string, string> = {
+    type: d.plugin.type,
+    uri: d.uri,
+    slug: f.slug,
+    yyyy,
+    mm,
+    dd,
+  };
+  return pattern.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
 }
 
 /** Whether two lists hold the same values (`===`) in the same order. */

@@ -22,6 +22,12 @@ export interface Item {
   readonly category: string;
   /** The slugs of the item's ancestors and its own, joined with `/`. */
   readonly uri: string;
+  /**
+   * The item's page on the site (SPEC 4 `url`), root-relative (made absolute
+   * with the base URL when rendered) or absolute: front matter `permalink`,
+   * else the plugin's pattern, else `/<type>/<uri>`.
+   */
+  readonly url: string;
   /** Front matter image as written; made absolute with the base URL when root-relative. */
   readonly image: string | null;
   /** Front matter `title`, else the first level-1 heading, else the file name (SPEC 4). */

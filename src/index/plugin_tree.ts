@@ -3,6 +3,8 @@ import type { IndexedFile } from "../fields/indexed_file.ts";
 import { categoryAt, type PluginDeclaration } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { compareText } from "../util/compare.ts";
+import { shortHash } from "../util/hash.ts";
+import { slugify } from "../util/slugify.ts";
 import { compareSiblings } from "./order.ts";
 import { placeFiles, type TreeNode } from "./tree.ts";
 
@@ -12,6 +14,8 @@ export interface PluginTree {
   readonly files: readonly IndexedFile[];
   /** The plugin's folder, relative to the content root. */
   readonly prefix: string;
+  /** How folders without an own file were placed. */
+  readonly orphans: "keep" | "skip";
   /** The top-level served items, each with its served children, siblings in order. */
   readonly roots: readonly Placed[];
   /** What placing the files and deriving their fields found wrong. */
@@ -37,6 +41,15 @@ export interface Placed {
 
 const NO_IDS: readonly string[] = Object.freeze([]);
 
+/** Folder paths segment by segment: none first, a folder before what is below it. */
+function compareFolders(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = compareText(a[i], b[i]);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
 /**
  * One plugin's served items as a forest (SPEC 3, 5): files placed in their
  * hierarchy, `uri` clashes settled (a non-draft wins over a draft, else the
@@ -58,9 +71,14 @@ export function pluginTree(
   files: readonly IndexedFile[],
   plugin: PluginDeclaration,
   prefix: string,
+  orphans: "keep" | "skip" = "keep",
 ): PluginTree {
   const warnings: Warning[] = [];
-  const nodes = placeFiles(files, plugin, prefix, warnings);
+  const nodes = placeFiles(files, plugin, warnings, {
+    prefix,
+    orphans,
+    isDraft: (file) => file.fields.draft,
+  });
   const byKey = new Map<string, Placed>();
   const roots: Placed[] = [];
   const uris = new Map<string, Placed>();
@@ -73,7 +91,13 @@ export function pluginTree(
     if (node.parentKey && !parent) continue; // its parent lost a clash
     const fields = node.file.fields;
     warnings.push(...node.file.warnings);
-    const uri = parent ? `${parent.uri}/${fields.slug}` : fields.slug;
+    // A folder without an own file adds its name to the uri of what is inside (SPEC 3).
+    const segments = node.folders.map((name, i) => {
+      const folder = [node.parentKey, ...node.folders.slice(0, i + 1)].filter(Boolean).join("/");
+      return slugify(name) || `folder-${shortHash(folder)}`;
+    });
+    const path = [...segments, fields.slug].join("/");
+    const uri = parent ? `${parent.uri}/${path}` : path;
     const isDraft = fields.draft || (parent?.draft ?? false);
     const clash = uris.get(uri);
     // A non-draft wins over a draft, else the first in path order (SPEC 3):
@@ -114,7 +138,12 @@ export function pluginTree(
     else roots.push(draft);
   }
   const sortAndSum = (list: Placed[]) => {
-    list.sort((a, b) => compareSiblings(a.fields, a.node.file.path, b.fields, b.node.file.path));
+    // Items in folders without an own file come after their siblings, a
+    // folder's items in its place, folders among themselves by path (SPEC 5).
+    list.sort((a, b) =>
+      compareFolders(a.node.folders, b.node.folders) ||
+      compareSiblings(a.fields, a.node.file.path, b.fields, b.node.file.path)
+    );
     for (const d of list) {
       sortAndSum(d.children);
       d.childIds = d.children.length ? d.children.map((c) => c.id) : NO_IDS;
@@ -124,5 +153,5 @@ export function pluginTree(
     }
   };
   sortAndSum(roots);
-  return { files, prefix, roots, warnings };
+  return { files, prefix, orphans, roots, warnings };
 }

@@ -2,75 +2,132 @@ import type { PluginDeclaration } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { compareText } from "../util/compare.ts";
 import { stem } from "../util/path.ts";
+import { OWN_NAMES, ownFolderOf } from "../source/select.ts";
 
 /** A file placed in its plugin's hierarchy. */
 export interface TreeNode<F extends { readonly path: string }> {
   readonly file: F;
-  /** Path without extension, relative to the plugin folder: the key children hang from. */
+  /**
+   * The item's key, relative to the plugin folder: its path without
+   * extension, or a folder's path for a folder's own file.
+   */
   readonly key: string;
-  /** 1 for top-level files. */
+  /** 1 for top-level items; folders count, whether they have an own file or not. */
   readonly depth: number;
-  /** The parent's key, or `""` at the top. */
+  /** The nearest ancestor item's key, or `""` at the top. */
   readonly parentKey: string;
+  /**
+   * The folders between the parent (or the plugin folder) and the item that
+   * have no own file: path segments of its `uri`, and its place among its
+   * siblings (SPEC 3, 5).
+   */
+  readonly folders: readonly string[];
+}
+
+/** How {@link placeFiles} places files. */
+export interface PlaceOptions<F> {
+  /** The plugin folder, relative to the content root (warnings name files with it). */
+  readonly prefix: string;
+  /** `keep` (default): a folder without an own file is a path segment; `skip`: it is left out. */
+  readonly orphans?: "keep" | "skip";
+  /** Whether a file is a draft (a non-draft wins over a draft for the same item). */
+  readonly isDraft?: (file: F) => boolean;
 }
 
 /**
- * Places one plugin's files in their hierarchy (SPEC 3): a file `x.md` and a
- * folder `x/` beside it make `x` the parent of what is inside. Files in a
- * folder without a file of its own name are left out with one warning naming
- * the folder; files deeper than the plugin allows are left out with a
- * warning; of two files with the same path but for the extension, the first
- * in path order stays. Returns nodes in path order; `prefix` is the plugin
- * folder, for warnings.
+ * Places one plugin's files in their hierarchy (SPEC 3):
+ *
+ * - a folder `x/` has at most one own file, the first of `x.md` beside it,
+ *   `x/index.*`, `x/_index.*`, `x/README.*` (a non-draft before a draft):
+ *   the item of the folder, and the parent of what is inside; the other
+ *   candidates are left out with a warning naming both files;
+ * - a folder without an own file is a path segment: what is inside hangs
+ *   from the nearest ancestor item (with `orphans: skip`, it is left out,
+ *   with one warning naming the folder);
+ * - files deeper than the plugin allows are left out with a warning.
+ *
+ * Returns nodes in path order.
  *
  * @example
  * ```ts
  * import { placeFiles } from "./tree.ts";
  * import { PLUGINS } from "../plugins.ts";
- * const nodes = placeFiles([{ path: "a.md" }, { path: "a/b.md" }], PLUGINS.docs, "docs", []);
- * nodes.map((n) => n.parentKey); // ["", "a"]
+ * const nodes = placeFiles(
+ *   [{ path: "a.md" }, { path: "a/b.md" }, { path: "guides/c/index.md" }],
+ *   PLUGINS.docs,
+ *   [],
+ *   { prefix: "docs" },
+ * );
+ * nodes.map((n) => [n.key, n.parentKey, n.folders]);
+ * // [["a", "", []], ["a/b", "a", []], ["guides/c", "", ["guides"]]]
  * ```
  */
 export function placeFiles<F extends { readonly path: string }>(
   files: readonly F[],
   plugin: PluginDeclaration,
-  prefix: string,
   warnings: Warning[],
+  options: PlaceOptions<F>,
 ): TreeNode<F>[] {
-  const sorted = [...files].sort((a, b) => compareText(a.path, b.path));
-  const byKey = new Map<string, F>();
-  for (const file of sorted) {
+  const { prefix, isDraft = () => false } = options;
+  // Every file's key and its rank among the candidates for that key.
+  const candidates = new Map<string, { file: F; rank: number }[]>();
+  for (const file of files) {
+    const own = ownFolderOf(file.path);
     const slash = file.path.lastIndexOf("/");
-    const key = file.path.slice(0, slash + 1) + stem(file.path.slice(slash + 1));
-    const first = byKey.get(key);
-    if (first) {
-      warnings.push({
-        file: `${prefix}/${file.path}`,
-        message: `same item as ${prefix}/${first.path} (the first in path order is kept); left out`,
-      });
-    } else byKey.set(key, file);
+    const key = own ?? file.path.slice(0, slash + 1) + stem(file.path.slice(slash + 1));
+    const rank = own === undefined ? 0 : 1 + OWN_NAMES.indexOf(stem(file.path.slice(slash + 1)));
+    const list = candidates.get(key);
+    if (list) list.push({ file, rank });
+    else candidates.set(key, [{ file, rank }]);
   }
-  const placed = new Set<string>();
+  const byKey = new Map<string, F>();
+  for (const [key, list] of candidates) {
+    list.sort((a, b) =>
+      Number(isDraft(a.file)) - Number(isDraft(b.file)) || a.rank - b.rank ||
+      compareText(a.file.path, b.file.path)
+    );
+    const [winner, ...losers] = list;
+    byKey.set(key, winner.file);
+    for (const loser of losers) {
+      const why = loser.rank === 0 && winner.rank === 0
+        ? "the first in path order is kept"
+        : `a folder has one own file: ${key}.md, else ${key}/index, _index or README`;
+      warnings.push({
+        file: `${prefix}/${loser.file.path}`,
+        message: `same item as ${prefix}/${winner.file.path} (${why}); left out`,
+      });
+    }
+  }
+
   const reported = new Set<string>();
   const nodes: TreeNode<F>[] = [];
-  const keys = [...byKey.keys()].map((key) => ({ key, depth: depthOf(key) }))
-    .sort((a, b) => a.depth - b.depth || compareText(a.key, b.key));
-  for (const { key, depth } of keys) {
-    const file = byKey.get(key)!;
-    const parentKey = key.slice(0, Math.max(key.lastIndexOf("/"), 0));
-    if (parentKey && !placed.has(parentKey)) {
-      // Report only the topmost folder that lacks its file.
-      if (!byKey.has(parentKey) && !hasReportedAncestor(parentKey, reported)) {
-        reported.add(parentKey);
+  for (const [key, file] of byKey) {
+    // The nearest ancestor with an item; the folders passed on the way have none.
+    const folders: string[] = [];
+    let parentKey = "";
+    for (let at = key.lastIndexOf("/"); at > 0; at = key.lastIndexOf("/", at - 1)) {
+      const ancestor = key.slice(0, at);
+      if (byKey.has(ancestor)) {
+        parentKey = ancestor;
+        break;
+      }
+      folders.unshift(ancestor.slice(ancestor.lastIndexOf("/") + 1));
+    }
+    if (folders.length > 0 && options.orphans === "skip") {
+      // Report only the topmost folder that lacks its own file.
+      const top = parentKey ? `${parentKey}/${folders[0]}` : folders[0];
+      if (!reported.has(top)) {
+        reported.add(top);
         warnings.push({
-          file: `${prefix}/${parentKey}/`,
-          message: `folder has no file of its own name (${
-            parentKey.slice(parentKey.lastIndexOf("/") + 1)
-          }.md), so it is not content; its files are left out`,
+          file: `${prefix}/${top}/`,
+          message: `folder has no file of its own (${
+            folders[0]
+          }.md, or index, _index or README inside), so it is not content (orphans: skip); its files are left out`,
         });
       }
       continue;
     }
+    const depth = depthOf(key);
     if (depth > plugin.maxDepth) {
       warnings.push({
         file: `${prefix}/${file.path}`,
@@ -78,17 +135,9 @@ export function placeFiles<F extends { readonly path: string }>(
       });
       continue;
     }
-    placed.add(key);
-    nodes.push({ file, key, depth, parentKey });
+    nodes.push({ file, key, depth, parentKey, folders });
   }
   return nodes.sort((a, b) => compareText(a.file.path, b.file.path));
-}
-
-function hasReportedAncestor(key: string, reported: Set<string>): boolean {
-  for (let i = key.lastIndexOf("/"); i > 0; i = key.lastIndexOf("/", i - 1)) {
-    if (reported.has(key.slice(0, i))) return true;
-  }
-  return false;
 }
 
 function depthOf(key: string): number {

@@ -1,37 +1,45 @@
 import type { ContentPluginConfig } from "../config.ts";
 import type { PluginDeclaration } from "../plugins.ts";
 import { globMatcher } from "../util/glob.ts";
+import { stem } from "../util/path.ts";
 
 /**
  * Whether a file or folder name is never content (SPEC 3): a name that
  * starts with `.` or `_` (`.git/`, `_partials/`, `.a.md.swp`), the way
- * static site generators treat them. The listing skips such folders
- * without descending into them.
+ * static site generators treat them, but `_index.*` (Hugo's section file),
+ * which is a folder's own file. The listing skips such folders without
+ * descending into them.
  *
  * @example
  * ```ts
  * import { isSkippedName } from "./select.ts";
  * isSkippedName("_attachments"); // true
+ * isSkippedName("_index.md"); // false
  * isSkippedName("guide.md"); // false
  * ```
  */
 export function isSkippedName(name: string): boolean {
-  return name.startsWith(".") || name.startsWith("_");
+  return (name.startsWith(".") || name.startsWith("_")) && !/^_index\.[^./]+$/.test(name);
 }
 
 /**
  * Whether a path relative to a plugin folder can be content at all: none of
- * its segments is a skipped name ({@link isSkippedName}).
+ * its segments is a skipped name ({@link isSkippedName}), and an `_index.*`
+ * is inside a folder (where it is the folder's own file, not at the top).
  *
  * @example
  * ```ts
  * import { isContentPath } from "./select.ts";
  * isContentPath("guide/intro.md"); // true
+ * isContentPath("guide/_index.md"); // true
+ * isContentPath("_index.md"); // false
  * isContentPath("guide/_attachments/a.md"); // false
  * ```
  */
 export function isContentPath(path: string): boolean {
-  return !path.split("/").some(isSkippedName);
+  const segments = path.split("/");
+  if (segments.some(isSkippedName)) return false;
+  return segments.length > 1 || !segments[0].startsWith("_");
 }
 
 /**
@@ -57,4 +65,26 @@ export function fileSelector(
   const include = globMatcher(options.include ?? plugin.include);
   const exclude = globMatcher(options.exclude);
   return (path) => isContentPath(path) && include(path) && !exclude(path);
+}
+
+/** File names (without extension) that make a file its folder's own file, in precedence order. */
+export const OWN_NAMES = ["index", "_index", "README"];
+
+/**
+ * The folder a file is the own file of, by its name alone (`x/index.md`,
+ * `x/_index.md`, `x/README.md`), or `undefined`; `x.md` beside `x/` is
+ * its folder's own file too, but by the files around it. A name at the top
+ * of the plugin folder is an ordinary item.
+ *
+ * @example
+ * ```ts
+ * import { ownFolderOf } from "./select.ts";
+ * ownFolderOf("blog/2021-08-26-welcome/index.md"); // "blog/2021-08-26-welcome"
+ * ownFolderOf("index.md"); // undefined
+ * ```
+ */
+export function ownFolderOf(path: string): string | undefined {
+  const slash = path.lastIndexOf("/");
+  if (slash === -1) return undefined;
+  return OWN_NAMES.includes(stem(path.slice(slash + 1))) ? path.slice(0, slash) : undefined;
 }

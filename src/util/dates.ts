@@ -1,7 +1,8 @@
 /**
- * Parses a front-matter date: `YYYY-MM-DD`, an ISO 8601 date-time (with `T`
- * or a space, optional seconds and fraction, `Z` or `±HH:MM`; UTC when no
- * zone is given) or an integer of Unix seconds. Impossible dates such as
+ * Parses a front-matter date: `YYYY-MM-DD`, an ISO 8601 date-time or a YAML
+ * timestamp (with `T` or a space, optional seconds and fraction, `Z`,
+ * `±HH:MM`, `±HHMM` as Jekyll writes it, or `±H`; UTC when no zone is given)
+ * or an integer of Unix seconds. Impossible dates such as
  * `2026-02-30` are rejected rather than rolled over.
  *
  * @returns epoch milliseconds, or `undefined` when the value is not a date.
@@ -27,9 +28,10 @@ export function parseDate(value: unknown): number | undefined {
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   let offset = 0;
   if (zone !== "Z" && zone !== "z") {
-    const [zh, zm] = zone.slice(1).split(":").map(Number);
-    if (zh > 23 || zm > 59) return undefined;
-    offset = (zone[0] === "-" ? -1 : 1) * (zh * 60 + zm);
+    // ±HH:MM, ±HHMM (Jekyll writes +0200) or ±H (YAML timestamps allow one digit).
+    const [, sign, zh, zm = "0"] = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone)!;
+    if (+zh > 23 || +zm > 59) return undefined;
+    offset = (sign === "-" ? -1 : 1) * (+zh * 60 + +zm);
   }
   const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0;
   // setUTCFullYear, not Date.UTC, which reads the years 0–99 as 1900–1999.
@@ -47,7 +49,7 @@ function inYears(ms: number): number | undefined {
 }
 
 const DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?[ ]?(Z|z|[+-]\d{2}:\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?[ ]?(Z|z|[+-]\d{1,2}(?::?\d{2})?)?)?$/;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(2000 + (year % 400), month, 0)).getUTCDate();

@@ -24,3 +24,22 @@ export async function sha256Hex(bytes: Uint8Array | string): Promise<string> {
   // `apply`, not a spread: far cheaper per call.
   return String.fromCharCode.apply(null, codes as unknown as number[]);
 }
+
+/**
+ * FNV-1a of a text, 8 hex digits: a stable name for a path that has no
+ * letters to make a slug from (`日本語.md`), unchanged by edits of the file.
+ *
+ * @example
+ * ```ts
+ * import { shortHash } from "./hash.ts";
+ * shortHash("日本語.md").length; // 8
+ * ```
+ */
+export function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
