@@ -51,16 +51,14 @@ export function isContentPath(path: string): boolean {
  * ```ts
  * import { fileSelector } from "./select.ts";
  * import { PLUGINS } from "../plugins.ts";
- * const select = fileSelector(PLUGINS.docs, {
- *   name: "docs", path: "docs", include: undefined, exclude: ["drafts/**"],
- * });
+ * const select = fileSelector(PLUGINS.docs, { include: undefined, exclude: ["drafts/**"] });
  * select("guide.md"); // true
  * select("drafts/wip.md"); // false
  * ```
  */
 export function fileSelector(
   plugin: PluginDeclaration,
-  options: ContentPluginConfig,
+  options: Pick<ContentPluginConfig, "include" | "exclude">,
 ): (path: string) => boolean {
   const include = globMatcher(options.include ?? plugin.include);
   const exclude = globMatcher(options.exclude);
