@@ -42,11 +42,14 @@ export {
   type Index,
   type IndexReuse,
   type IndexSettings,
+  type PluginSettings,
 } from "./src/index/build.ts";
 export type { Item, Tag } from "./src/index/item.ts";
 export {
   FEED_PARAMETERS,
   type Filters,
+  INCLUDE_FIELDS,
+  type IncludeField,
   parseQuery,
   type QueryProblem,
   type QueryVocabulary,
