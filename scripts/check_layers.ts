@@ -18,7 +18,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["http", /^src\/http\//],
   [
     "service",
-    /^src\/(service|live|log|snapshot|load_config|read_worker)\.ts$|^src\/adapters\//,
+    /^src\/(service|live|log|snapshot|load_config|read_worker|content_loader)\.ts$|^src\/adapters\//,
   ],
 ];
 

@@ -21,6 +21,45 @@ export interface ContentPluginConfig {
   readonly permalink: string | undefined;
   /** An authors file (`authors.yml`), relative to the plugin's folder, as the config names it. */
   readonly authors: string | undefined;
+  /** The authors file read: each author key and the name it stands for (set when it is loaded). */
+  readonly authorNames?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Reads an authors file (SPEC 3 `authors`, the shape of Docusaurus's
+ * `authors.yml`): a map of author keys to `{name, …}` (or to a name). Pure:
+ * the caller reads the file.
+ *
+ * @throws {ConfigError} naming `where` when the text is not such a map
+ *
+ * @example
+ * ```ts
+ * import { parseAuthorsFile } from "./config.ts";
+ * parseAuthorsFile("ana:\n  name: Ana Pérez\n  title: Maintainer\n", "blog/authors.yml").get("ana"); // "Ana Pérez"
+ * ```
+ */
+export function parseAuthorsFile(text: string, where: string): ReadonlyMap<string, string> {
+  const doc = parseDocument(text, { uniqueKeys: true });
+  let value: unknown;
+  try {
+    if (doc.errors.length > 0) throw new Error(doc.errors[0].message.split("\n")[0]);
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+  } catch (error) {
+    throw new ConfigError(`${where}: invalid YAML: ${(error as Error).message.split("\n")[0]}`);
+  }
+  if (value == null) return new Map();
+  if (!isMap(value)) throw new ConfigError(`${where}: expected a map of author keys to {name}`);
+  const names = new Map<string, string>();
+  for (const [key, entry] of Object.entries(value)) {
+    const name = typeof entry === "string" ? entry : isMap(entry) ? entry.name : undefined;
+    if (typeof name !== "string" || !name.trim()) {
+      throw new ConfigError(
+        `${where}: ${key}: expected {name: …} or a name, got ${describe(entry)}`,
+      );
+    }
+    names.set(key, name.trim());
+  }
+  return names;
 }
 
 /** A validated `service.content.config`. */

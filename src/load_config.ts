@@ -1,4 +1,10 @@
-import { ConfigError, type ContentConfig, parseConfig, validateConfig } from "./config.ts";
+import {
+  ConfigError,
+  type ContentConfig,
+  parseAuthorsFile,
+  parseConfig,
+  validateConfig,
+} from "./config.ts";
 import { resolvePath } from "./util/path.ts";
 import { cwd, isFolder, listingProblem, readText } from "./source/fs.ts";
 
@@ -53,5 +59,15 @@ async function checkRoot(config: ContentConfig): Promise<ContentConfig> {
       `${config.source}: ${key}: content root ${config.root} cannot be read (${problem})`,
     );
   }
-  return config;
+  return { ...config, plugins: await Promise.all(config.plugins.map(withAuthors)) };
+
+  /** A plugin with its authors file read (SPEC 3 `authors`), relative to its folder. */
+  async function withAuthors(plugin: ContentConfig["plugins"][number]) {
+    if (plugin.authors === undefined) return plugin;
+    const file = resolvePath(`${config.root}/${plugin.path}`, plugin.authors);
+    const where = `${config.source}: ${key.replace(/path$/, "")}plugins.${plugin.name}.authors`;
+    const text = await readText(file).catch(() => undefined);
+    if (text === undefined) throw new ConfigError(`${where}: ${file} cannot be read`);
+    return { ...plugin, authorNames: parseAuthorsFile(text, `${where} (${file})`) };
+  }
 }

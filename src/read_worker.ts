@@ -6,12 +6,15 @@ import { indexFile } from "./fields/indexed_file.ts";
 import type { HelperBatch, HelperReply } from "./source/helper.ts";
 import type { IndexedFile } from "./fields/indexed_file.ts";
 import { isWarning } from "./source/parse.ts";
+import type { CommitDates } from "./source/git.ts";
 import { readContentFiles } from "./source/read_file.ts";
 
 /** What the service sends with each batch (the loader's `helper.data`). */
 export interface ReadWorkerData {
   /** Keep each file's body (a snapshot) or let it go (a server). */
   readonly keepBody: boolean;
+  /** Each plugin's author keys and names (its `authors` file). */
+  readonly authorNames?: Readonly<Record<string, ReadonlyMap<string, string>>>;
 }
 
 interface WorkerScope {
@@ -21,13 +24,14 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 scope.onmessage = async ({ data: { id, jobs, data } }) => {
-  const { keepBody } = data as ReadWorkerData;
+  const { keepBody, authorNames } = data as ReadWorkerData;
   const results: HelperReply<IndexedFile>["results"][number][] = [];
   let i = 0;
   // Blocking reads: this thread does nothing else.
-  await readContentFiles(() => jobs[i++], (read, { shown }) => {
+  await readContentFiles(() => jobs[i++], (read, { shown, plugin, extra }) => {
     if (isWarning(read.result)) return void results.push({ ...read, result: read.result });
-    results.push({ ...read, result: indexFile(read.result, shown, { keepBody }) });
+    const context = { authorNames: authorNames?.[plugin], git: extra as CommitDates | undefined };
+    results.push({ ...read, result: indexFile(read.result, shown, { keepBody, context }) });
   }, true);
   scope.postMessage({ id, results });
 };

@@ -1,5 +1,5 @@
 import { type ContentConfig, resolveBaseUrl } from "./config.ts";
-import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
+import type { IndexedFile } from "./fields/indexed_file.ts";
 import { createNameInterner } from "./fields/names.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import type { Tuning } from "./http/settings.ts";
@@ -8,9 +8,9 @@ import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { createWarningLog } from "./log.ts";
-import type { ReadWorkerData } from "./read_worker.ts";
 import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
-import { createLoader, type Loaded } from "./source/loader.ts";
+import { createContentFilesLoader } from "./content_loader.ts";
+import type { Loaded } from "./source/loader.ts";
 import { readBody } from "./source/read_file.ts";
 
 /** Where log lines go; defaults to `console`. */
@@ -153,16 +153,11 @@ export async function createService(
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
     settings = indexSettings(config);
-    const shareNames = createNameInterner();
-    const loader = createLoader<IndexedFile>(config, {
-      // The server keeps each file's fields, not its text: a body is read
-      // again when a request needs it.
-      prepare: (parsed, path) => indexFile(parsed, path, { shareNames }),
-      helper: {
-        url: new URL("./read_worker.ts", import.meta.url),
-        data: { keepBody: false } satisfies ReadWorkerData,
-        adopt: (file) => withNames(file, shareNames),
-      },
+    // The server keeps each file's fields, not its text: a body is read
+    // again when a request needs it.
+    const loader = createContentFilesLoader(config, {
+      keepBody: false,
+      shareNames: createNameInterner(),
     });
     load = (paths, reread) => loader.load(paths, reread);
     foldersChanged = () => loader.foldersChanged();

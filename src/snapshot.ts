@@ -3,9 +3,8 @@ import type { FileFields } from "./fields/derive.ts";
 import { type IndexedFile, indexFile } from "./fields/indexed_file.ts";
 import { buildIndex, type IndexSettings, indexSettings } from "./index/build.ts";
 import { loadConfigFile } from "./load_config.ts";
-import type { ReadWorkerData } from "./read_worker.ts";
 import { readText, writeText } from "./source/fs.ts";
-import { createLoader } from "./source/loader.ts";
+import { createContentFilesLoader } from "./content_loader.ts";
 import type { ParsedFile, Warning } from "./source/parsed_file.ts";
 import { compareText } from "./util/compare.ts";
 
@@ -158,14 +157,7 @@ export async function writeSnapshotFile(
   out: string,
 ): Promise<{ files: number; warnings: Warning[] }> {
   const config = await loadConfigFile(configFile);
-  const loader = createLoader<IndexedFile>(config, {
-    prepare: (parsed, shown) => indexFile(parsed, shown, { keepBody: true }),
-    helper: {
-      url: new URL("./read_worker.ts", import.meta.url),
-      data: { keepBody: true } satisfies ReadWorkerData,
-    },
-  });
-  const { files, warnings } = await loader.load();
+  const { files, warnings } = await createContentFilesLoader(config, { keepBody: true }).load();
   const sorted = [...files].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );

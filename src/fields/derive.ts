@@ -1,3 +1,4 @@
+import type { CommitDates } from "../source/git.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import { ownFolderOf } from "../source/select.ts";
 import { formatDay, parseDate } from "../util/dates.ts";
@@ -59,15 +60,7 @@ export interface DeriveContext {
   /** Author keys and the names they stand for (the plugin's `authors` file). */
   readonly authorNames?: ReadonlyMap<string, string>;
   /** The file's commit dates, when the content is in a git work tree. */
-  readonly git?: GitDates;
-}
-
-/** A file's commit dates (epoch ms), from one `git log` over the content. */
-export interface GitDates {
-  /** The file's first commit (none in a shallow clone that does not reach it). */
-  readonly first?: number;
-  /** The file's last commit, when the working copy is unchanged since it. */
-  readonly last?: number;
+  readonly git?: CommitDates;
 }
 
 /** Order keys in precedence (SPEC 4 `order`): Docusaurus, generic, Hugo, Jekyll themes. */

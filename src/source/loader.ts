@@ -62,7 +62,12 @@ export interface LoaderOptions<T> {
    *
    * @param shown the path printed in warnings (relative to the content root)
    */
-  readonly prepare: (parsed: ParsedFile, shown: string) => T;
+  readonly prepare: (parsed: ParsedFile, shown: string, extra: unknown) => T;
+  /**
+   * What to attach to each file read (the service attaches its commit dates),
+   * given to `prepare` with it, on this thread or the helper's.
+   */
+  readonly extraFor?: (shown: string) => unknown;
   /**
    * A helper that shares a large first load with a second core, where the
    * runtime has `Worker` (Deno, Bun; Node reads on the main thread).
@@ -97,7 +102,7 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper } = options;
+  const { prepare, helper, extraFor } = options;
   let cache = new Map<string, Entry<T>>();
   let listingWarnings: Warning[] = [];
   let folderStamps = new Map<string, number>();
@@ -116,6 +121,7 @@ export function createLoader<T extends object>(
     mtime: found.mtime,
     size: found.size,
     maxSize: config.maxFileSize,
+    extra: extraFor?.(shown),
   });
 
   const finish = (
@@ -142,11 +148,11 @@ export function createLoader<T extends object>(
   ): Promise<number> => {
     let cursor = 0;
     const store = (entry: Entry<T>) => next.set(entry.abs, entry);
-    const readHere = (read: ReadResult, { shown }: ReadJob) =>
+    const readHere = (read: ReadResult, { shown, extra }: ReadJob) =>
       store(
         isWarning(read.result)
           ? read as Entry<T>
-          : { ...read, result: prepare(read.result, shown) },
+          : { ...read, result: prepare(read.result, shown, extra) },
       );
     const one = () => cursor < todo.length ? todo[cursor++] : undefined;
     const take = (count: number) => todo.slice(cursor, cursor += count);

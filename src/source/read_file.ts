@@ -25,6 +25,8 @@ export interface ReadJob {
   readonly size?: number;
   /** Larger files are left out with a warning, unread (config `max_file_size`). */
   readonly maxSize: number;
+  /** What the loader's owner attached to this file for `prepare` (its commit dates, say). */
+  readonly extra?: unknown;
 }
 
 /** What reading one file gave: the parsed file or a warning, and the mtime to remember. */

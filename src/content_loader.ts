@@ -1,0 +1,86 @@
+import type { ContentConfig } from "./config.ts";
+import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
+import type { NameSlug } from "./fields/names.ts";
+import type { ReadWorkerData } from "./read_worker.ts";
+import { type CommitDates, readGitDates } from "./source/git.ts";
+import { createLoader, type Loaded } from "./source/loader.ts";
+
+/** A loader of a configuration's content as the service and the snapshot command use it. */
+export interface ContentFilesLoader {
+  /** Loads what changed (see `createLoader`), with commit dates where the content is in git. */
+  load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
+  /** Whether a folder of the last listing changed since. */
+  foldersChanged(): boolean;
+}
+
+/** How {@link createContentFilesLoader} keeps files. */
+export interface ContentFilesOptions {
+  /** Keep each file's body (a snapshot) or let it go (a server, which reads it again). */
+  readonly keepBody: boolean;
+  /** Shares author and tag objects between files. */
+  readonly shareNames?: (list: readonly NameSlug[]) => readonly NameSlug[];
+}
+
+/**
+ * A loader that derives each file's fields as it reads it (on this thread or
+ * the start-up helper's), with the plugin's authors file and the file's
+ * commit dates (SPEC 4): one `git log` over the tree before a full load, and
+ * over the named files before a load of a few (config `git: false` turns it
+ * off). A shallow clone gives no first-commit dates, and one warning.
+ *
+ * @example
+ * ```ts
+ * import { createContentFilesLoader } from "./content_loader.ts";
+ * import { loadConfigFile } from "./load_config.ts";
+ * const loader = createContentFilesLoader(await loadConfigFile("content/services.yaml"), {
+ *   keepBody: false,
+ * });
+ * const { files } = await loader.load();
+ * ```
+ */
+export function createContentFilesLoader(
+  config: ContentConfig,
+  options: ContentFilesOptions,
+): ContentFilesLoader {
+  const { keepBody, shareNames } = options;
+  const authorNames = Object.fromEntries(
+    config.plugins.flatMap((p) => p.authorNames ? [[p.name, p.authorNames]] : []),
+  );
+  let commits = new Map<string, CommitDates>();
+  let shallow = false;
+  const loader = createLoader<IndexedFile>(config, {
+    prepare: (parsed, shown, extra) =>
+      indexFile(parsed, shown, {
+        keepBody,
+        shareNames,
+        context: { authorNames: authorNames[parsed.plugin], git: extra as CommitDates | undefined },
+      }),
+    extraFor: (shown) => commits.get(shown),
+    helper: {
+      url: new URL("./read_worker.ts", import.meta.url),
+      data: { keepBody, authorNames } satisfies ReadWorkerData,
+      adopt: (file) => withNames(file, shareNames),
+    },
+  });
+  const root = `${config.root}/`;
+  return {
+    foldersChanged: () => loader.foldersChanged(),
+    async load(paths, reread) {
+      if (config.git) {
+        const named = paths?.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
+        const dates = await readGitDates(config.root, named);
+        if (dates && named) { for (const [path, date] of dates.files) commits.set(path, date); }
+        else commits = new Map(dates?.files ?? []);
+        shallow = dates?.shallow ?? false;
+      }
+      const loaded = await loader.load(paths, reread);
+      if (!shallow) return loaded;
+      const warning = {
+        file: ".",
+        message:
+          "the content's git clone is shallow, so first-commit dates are unknown: a file without a date falls back to its modification time",
+      };
+      return { ...loaded, warnings: [warning, ...loaded.warnings] };
+    },
+  };
+}
