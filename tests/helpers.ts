@@ -152,7 +152,7 @@ export function configFor(plugins: string[], url?: string): string {
 export async function withSite(
   files: SiteFiles,
   options: Parameters<typeof site>[1],
-  fn: (s: TestSite) => Promise<void>,
+  fn: (s: TestSite) => void | Promise<void>,
 ): Promise<void> {
   const s = await site(files, options);
   try {

@@ -1,4 +1,5 @@
 import { CORE_SCHEMA, load } from "js-yaml";
+import { parseDocument } from "yaml";
 import { parseSimpleYaml } from "./simple_yaml.ts";
 
 /** What {@link extract} returns: the parsed front matter, the body and the raw block. */
@@ -37,6 +38,30 @@ function exceedsNodes(value: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The block parsed by `yaml` (YAML 1.2, core schema, so dates stay text),
+ * or the js-yaml error as a {@link FrontMatterError} with its line when
+ * `yaml` rejects it too.
+ */
+function parseLenient(frontMatter: string, jsYamlError: unknown): unknown {
+  const doc = parseDocument(frontMatter, { schema: "core" });
+  if (doc.errors.length === 0) {
+    try {
+      return doc.toJS({ maxAliasCount: MAX_NODES });
+    } catch {
+      throw new FrontMatterError(
+        `invalid YAML in front matter: aliases expand past ${MAX_NODES.toLocaleString("en")} nodes`,
+        2,
+      );
+    }
+  }
+  const mark = (jsYamlError as { mark?: { line?: number } }).mark;
+  const reason = (jsYamlError as { reason?: string }).reason ?? String(jsYamlError);
+  // +2: the mark is 0-based within the block, which starts on line 2.
+  const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
+  throw new FrontMatterError(`invalid YAML in front matter: ${reason}`, line);
 }
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
@@ -85,11 +110,10 @@ export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
   try {
     attrs = load(frontMatter, { schema: CORE_SCHEMA });
   } catch (error) {
-    const mark = (error as { mark?: { line?: number } }).mark;
-    const reason = (error as { reason?: string }).reason ?? String(error);
-    // +2: the mark is 0-based within the block, which starts on line 2.
-    const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
-    throw new FrontMatterError(`invalid YAML in front matter: ${reason}`, line);
+    // js-yaml is stricter than YAML 1.2 in places: a block it rejects is
+    // parsed again with `yaml`, and only a block both reject leaves the item
+    // out (SPEC 4).
+    attrs = parseLenient(frontMatter, error);
   }
   // js-yaml resolves an alias to the very object its anchor made, so the
   // parse is cheap; what costs is everything that walks the value as a tree
