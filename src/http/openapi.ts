@@ -1,4 +1,4 @@
-import { MAX_LIMIT, MAX_SEARCH } from "../feed/query.ts";
+import { INCLUDE_FIELDS, MAX_LIMIT, MAX_SEARCH } from "../feed/query.ts";
 import type { Index } from "../index/build.ts";
 import { type RouteName, ROUTES } from "./routes.ts";
 
@@ -54,11 +54,15 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     last_update: DAY,
     time: { type: "integer", minimum: 0, description: "reading time in minutes" },
   };
+  // Opt-in fields (SPEC 6.2 `include`): present only when asked for.
+  const optIn = {
+    url: { type: "string", format: "uri", description: "the item's page on the site" },
+  };
   const item = {
     type: "object",
     additionalProperties: false,
     required: Object.keys(itemProperties),
-    properties: itemProperties,
+    properties: { ...itemProperties, ...optIn },
   };
   const detailProperties = {
     ...itemProperties,
@@ -69,7 +73,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
   const itemDetail = {
     ...item,
     required: Object.keys(detailProperties),
-    properties: detailProperties,
+    properties: { ...detailProperties, ...optIn },
   };
   const q = (name: string, description: string, schema: Record<string, unknown>) => ({
     name,
@@ -77,6 +81,10 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     required: false,
     description,
     schema,
+  });
+  const include = q("include", "opt-in fields to add to every item (comma list)", {
+    type: "string",
+    pattern: `^(?:(?:${INCLUDE_FIELDS.join("|")})(?:,|$))*$`,
   });
   const problem = (description: string) => ({
     description,
@@ -110,6 +118,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           q("searchable", "searchable flag", bool),
           q("limit", "items per page", { type: "integer", minimum: 1, maximum: MAX_LIMIT }),
           q("page", "page number; needs limit", { type: "integer", minimum: 1, default: 1 }),
+          include,
         ],
         responses: {
           "200": {
@@ -170,6 +179,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
             description: "the item's uri; may contain '/'",
             schema: { type: "string" },
           },
+          include,
         ],
         responses: {
           "200": {
