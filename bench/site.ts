@@ -1,5 +1,6 @@
 // Seeded synthetic sites for the benchmark and the load test: the five
-// plugins, realistic front matter, 150–900-word bodies, some drafts.
+// plugins, realistic front matter, 150–900-word bodies (half of them with
+// the markup of real documentation), some drafts.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -30,8 +31,34 @@ export const CONFIG = `parameters:
 export async function generateSite(root: string, count: number, seed = 42): Promise<string[]> {
   const random = mulberry32(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const sentence = (words: number) =>
+    Array.from({ length: words }, () => pick(WORDS)).join(" ") + ".";
+  // Markup that real documentation holds, in about half the bodies: emphasis,
+  // code spans, links, lists, fenced code, tables, images, admonitions and
+  // HTML. The rest are plain paragraphs under a heading (the loader's fast
+  // path), so a cold start pays for the parser on a realistic share of files.
+  const markup = [
+    () =>
+      `Read **${pick(WORDS)}** and \`${pick(WORDS)}()\` in [the ${pick(WORDS)} guide](/docs/${
+        pick(WORDS)
+      }).`,
+    () => Array.from({ length: 3 + Math.floor(random() * 4) }, () => `- ${sentence(6)}`).join("\n"),
+    () => `1. ${sentence(5)}\n2. ${sentence(7)}\n3. ${sentence(4)}`,
+    () =>
+      "```ts\nconst " + pick(WORDS).replace(/\W/g, "x") + ' = await load("' + pick(WORDS) +
+      '");\n```',
+    () =>
+      `| option | default |\n| --- | --- |\n| ${pick(WORDS)} | \`true\` |\n| ${
+        pick(WORDS)
+      } | \`10\` |`,
+    () => `![${pick(WORDS)} diagram](/img/${pick(WORDS).replace(/\W/g, "")}.png)`,
+    () => `:::tip\n${sentence(10)}\n:::`,
+    () => `<div class="note">\n<p>${sentence(8)} &amp; more.</p>\n</div>`,
+    () => `## ${pick(WORDS)} ${pick(WORDS)}`,
+  ];
   const body = () => {
     const words = 150 + Math.floor(random() * 750);
+    const rich = random() < 0.5;
     const out: string[] = [`# ${pick(WORDS)} ${pick(WORDS)}`, ""];
     let line: string[] = [];
     for (let i = 0; i < words; i++) {
@@ -39,7 +66,10 @@ export async function generateSite(root: string, count: number, seed = 42): Prom
       if (line.length === 12) {
         out.push(line.join(" ") + ".");
         line = [];
-        if (random() < 0.15) out.push("");
+        if (random() < 0.15) {
+          out.push("");
+          if (rich && random() < 0.5) out.push(pick(markup)(), "");
+        }
       }
     }
     out.push(line.join(" "));
