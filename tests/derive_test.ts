@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
+import { deriveFields } from "../src/fields/derive.ts";
 import {
   LONG,
   md,
@@ -632,7 +633,7 @@ describe("SPEC 4: front matter syntax", () => {
   it("keeps an item whose values have the wrong type, with a warning per file and key", async () => {
     const files: Record<string, [string, string, RegExp]> = {
       "docs/w-title.md": ["title: [1]", "title", /\btitle\b/],
-      "docs/w-tags.md": ["tags: 5", "tags", /\btags\b/],
+      "docs/w-tags.md": ["tags: { a: 1 }", "tags", /\btags\b/],
       "docs/w-authors.md": ["authors: 42", "authors", /\bauthors\b/],
       "docs/w-negative.md": ["time: -1", "time", /\btime\b/],
       "docs/w-text.md": ['time: "x"', "time", /\btime\b/],
@@ -756,5 +757,103 @@ describe("SPEC 4: front matter syntax", () => {
       assert.equal(unclosed.length, 1, warnings.join("\n"));
       assert.match(unclosed[0], /\bline \d+\b/);
     });
+  });
+});
+
+describe("what generators write in front matter (SPEC 3, 4)", () => {
+  it("reads Hugo's TOML front matter (+++): fields, a draft, and an invalid block named with its line", async () => {
+    await withSite({
+      "docs/toml.md": '+++\ntitle = "From TOML"\ndate = 2024-01-02\nweight = 2\ntags = ["Hugo"]\n' +
+        `[menu.main]\nparent = "x"\n+++\n\n${LONG}`,
+      "docs/first.md": md({ title: "First", weight: 1, date: "2024-01-01" }, LONG),
+      "docs/secret.md": `+++\ntitle = "Roadmap (internal)"\ndraft = true\n+++\n${LONG}`,
+      "docs/broken.md": `+++\ntitle = "ok"\ndate = \n+++\n${LONG}`,
+    }, async (s) => {
+      const items = await feedMap(s);
+      assert.deepEqual(Object.keys(items), ["docs/first", "docs/toml"]); // weight orders them
+      const toml = items["docs/toml"];
+      assert.deepEqual([toml.title, toml.date, toml.tags[0].name], [
+        "From TOML",
+        "2024-01-02",
+        "Hugo",
+      ]);
+      assert.equal((await s.json("/docs/secret.json")).status, 404);
+      assert.deepEqual(warningsAbout(s, "docs/broken.md").length, 1);
+      assert.match(
+        warningsAbout(s, "docs/broken.md")[0],
+        /invalid TOML in front matter.*\(line 3\)/,
+      );
+    });
+  });
+
+  it("gives an .html page the text of its first <p> and its <h1> as title", async () => {
+    await withSite({
+      "pages/team.html": md(
+        { date: "2026-01-01" },
+        '<h1>Our &amp; team</h1>\n<div class="hero"><img src="a.png"></div>\n' +
+          "<p>Brass Lantern is three people\nand a dog &mdash; since 2019.</p>\n" +
+          "<script>var x = '<p>no</p>';</script><p>Second.</p>",
+      ),
+    }, async (s) => {
+      const page = (await feedMap(s))["pages/team"];
+      assert.equal(page.title, "Our & team");
+      assert.equal(page.description, "Brass Lantern is three people and a dog \u2014 since 2019.");
+    });
+  });
+
+  it("falls back to the preview for an empty description, and trims a block description", async () => {
+    await withSite({
+      "docs/empty.md": md('description: ""\ndate: 2026-01-01', `First prose. ${LONG}`),
+      "docs/block.md": md("description: |\n  Two lines\n  of text.\ndate: 2026-01-01", LONG),
+    }, async (s) => {
+      const items = await feedMap(s);
+      assert.equal(items["docs/empty"].description, `First prose. ${LONG}`);
+      assert.equal(items["docs/block"].description, "Two lines\nof text.");
+    });
+  });
+
+  it("hides Jekyll's published: false, and fails closed on a value that is not a boolean", async () => {
+    await withSite({
+      "docs/shown.md": md({ published: true, date: "2026-01-01" }, LONG),
+      "docs/hidden.md": md({ published: false, date: "2026-01-01" }, LONG),
+      "docs/typo.md": md({ published: "no", date: "2026-01-01" }, LONG),
+    }, async (s) => {
+      assert.deepEqual(Object.keys(await feedMap(s)), ["docs/shown"]);
+      assert.equal((await s.json("/docs/hidden.json")).status, 404);
+      assert.equal((await s.json("/docs/typo.json")).status, 404);
+      assert.match(warningsAbout(s, "docs/typo.md").join("\n"), /'published'/);
+    });
+  });
+
+  it("orders by Starlight's sidebar.order; reads lastUpdated and Docusaurus's last_update.date", async () => {
+    await withSite({
+      "docs/b.md": md("sidebar:\n  order: 1\nlastUpdated: 2025-02-03\ndate: 2020-01-01", LONG),
+      "docs/a.md": md("sidebar:\n  order: 2\nlast_update:\n  date: 2025-04-05\n  author: x", LONG),
+      "docs/c.md": md("lastUpdated: true\ndate: 2026-01-01", LONG),
+    }, async (s) => {
+      const items = await feedMap(s);
+      assert.deepEqual(Object.keys(items), ["docs/b", "docs/a", "docs/c"]);
+      assert.equal(items["docs/b"].last_update, "2025-02-03");
+      assert.equal(items["docs/a"].last_update, "2025-04-05");
+      assert.deepEqual(s.log.warnings(), []); // lastUpdated: true means "from git": no warning
+    });
+  });
+
+  it("takes a modification time in whole milliseconds, as every runtime reports it", () => {
+    const warnings: { file: string; message: string }[] = [];
+    const at = Date.UTC(2026, 0, 1) + 0.9;
+    const fields = deriveFields(
+      {
+        plugin: "docs",
+        path: "a.md",
+        checksum: "",
+        mtime: at,
+        attrs: {},
+        body: "x",
+      },
+      "docs/a.md",
+      warnings,
+    );
+    assert.equal(fields.dateMs, Date.UTC(2026, 0, 1));
   });
 });

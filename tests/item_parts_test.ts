@@ -71,9 +71,12 @@ describe("preview", () => {
     assert.equal(preview(text), `${"y".repeat(300)}...`);
   });
 
-  it("does not cut a long text with no space after 300 characters", () => {
+  it("cuts a long text with no space after 300 characters at 300 characters", () => {
     const text = `${"x".repeat(10)} ${"z".repeat(400)}`;
-    assert.equal(preview(text), text);
+    assert.equal(preview(text), `${text.slice(0, 300)}...`);
+    // Characters, not UTF-16 code units: CJK prose has no spaces to cut at.
+    const cjk = "日本語の文章".repeat(100);
+    assert.equal(preview(cjk), `${[...cjk].slice(0, 300).join("")}...`);
   });
 
   it("measures the 300 after markers and tags are removed", () => {
@@ -196,8 +199,15 @@ describe("parseAuthors", () => {
     assert.equal(typeof result.problem, "string");
   });
 
-  it("rejects a value that is neither a string nor a list", () => {
-    for (const value of [42, true, { name: "Ana" }]) {
+  it("reads one {name} map as one author", () => {
+    assert.deepEqual(parseAuthors({ name: "Ana Pérez" }), {
+      value: [{ name: "Ana Pérez", slug: "ana-perez" }],
+      problem: undefined,
+    });
+  });
+
+  it("rejects a value that is neither a string, a map nor a list", () => {
+    for (const value of [42, true]) {
       const result = parseAuthors(value);
       assert.deepEqual(result.value, [], JSON.stringify(value));
       assert.equal(typeof result.problem, "string", JSON.stringify(value));
@@ -248,11 +258,15 @@ describe("parseTags", () => {
     assert.equal(typeof result.problem, "string");
   });
 
-  it("rejects a value that is neither a string nor a list", () => {
+  it("rejects a value that is neither a string, a number nor a list, saying what it got", () => {
     for (const value of [{ deno: true }, true]) {
       const result = parseTags(value);
       assert.deepEqual(result.value, [], JSON.stringify(value));
-      assert.equal(typeof result.problem, "string", JSON.stringify(value));
+      assert.match(result.problem ?? "", /got /, JSON.stringify(value));
     }
+  });
+
+  it("reads one number as one tag, as one string is", () => {
+    assert.deepEqual(parseTags(2024).value, [{ name: "2024", slug: "2024" }]);
   });
 });

@@ -440,6 +440,31 @@ describe("git dates (SPEC 4)", () => {
     });
   });
 
+  it("reach a plugin whose folder is the content root (path: .), whose warnings name bare paths", async (t) => {
+    if (!hasGit) return t.skip("no git here");
+    await withSite({
+      "services.yaml": config('pages: { path: ".", exclude: ["bad/**"] }'),
+      "about.md": md({ title: "About" }, LONG),
+      "guide/intro.md": md({ title: "Intro" }, LONG),
+      "broken.md": "---\ntitle: [unclosed\n---\nBody",
+    }, {
+      prepare: (root) => {
+        git(root, ["init", "-q"]);
+        git(root, ["add", "."]);
+        git(root, ["commit", "-qm", "one"], "2019-01-02T10:00:00Z");
+        return Promise.resolve();
+      },
+    }, (s) => {
+      for (const uri of ["about", "guide/intro"]) {
+        const item = s.api.index.byPath.get(`pages/${uri}`)!;
+        assert.deepEqual([item.date, item.last_update], ["2019-01-02", "2019-01-02"], uri);
+      }
+      const warnings = s.log.warnings();
+      assert.equal(warnings.length, 1, warnings.join("\n"));
+      assert.match(warnings[0], /^warning: broken\.md: invalid YAML/);
+    });
+  });
+
   it("git: false turns them off; a shallow clone gives no first-commit dates, and one warning", async (t) => {
     if (!hasGit) return t.skip("no git here");
     const origin = await mkdtemp(join(tmpdir(), "content-feed-origin-"));

@@ -72,6 +72,46 @@ describe("plain text (SPEC 13)", () => {
     );
   });
 
+  it("keeps a link's text when its destination is a template tag (Hugo ref, Jekyll baseurl)", () => {
+    assert.equal(
+      text('See the [releases page]({{< ref "/docs/cli" >}}) or [this]({{ site.baseurl }}/x).'),
+      "See the releases page or this.",
+    );
+    const [image, prose] = textBlocks(
+      "![A brass lantern]({{ site.baseurl }}/img/l.jpg)\n\nReal text.",
+    );
+    assert.deepEqual([image.text, image.prose, prose.text], [
+      "A brass lantern",
+      false,
+      "Real text.",
+    ]);
+  });
+
+  it("keeps template tags in code spans and inside {% raw %}, as written", () => {
+    assert.equal(
+      text("Write `{{ page.title }}` here {{ gone }}; {% raw %}{{ kept }}{% endraw %}."),
+      "Write {{ page.title }} here ; {{ kept }}.",
+    );
+  });
+
+  it("drops MDX comments, tables of contents and attribute-list lines", () => {
+    assert.equal(text("{/* Keep this list sorted. */}\n\nProse."), "Prose.");
+    assert.equal(text("{/* a\nlong\ncomment */}\nProse."), "Prose.");
+    assert.equal(text("[[toc]]\n\n[TOC]\n\nProse."), "Prose.");
+    assert.equal(text("* TOC\n{:toc}\n\nProse."), "Prose.");
+    assert.equal(text("# Title\n{: .no_toc }\n\nProse."), "Title\n\nProse.");
+    // In code they stay.
+    assert.equal(text("```mdx\n{/* c */}\n[[toc]]\n```"), "{/* c */}\n[[toc]]");
+  });
+
+  it("reads MkDocs admonitions as their indented content, not as code", () => {
+    const blocks = textBlocks('!!! note "Beta"\n    The API is in beta.\n\nAfter.');
+    assert.deepEqual(blocks.map((b) => [b.kind, b.text]), [
+      ["paragraph", "The API is in beta."],
+      ["paragraph", "After."],
+    ]);
+  });
+
   it("drops HTML tags, keeps their text, and parts words at breaks", () => {
     assert.equal(text("<div>\n  <p>Inside <b>bold</b></p>\n</div>"), "Inside bold");
     assert.equal(text("one<br>two and <kbd>Ctrl</kbd>"), "one\ntwo and Ctrl");
@@ -132,6 +172,17 @@ describe("headings and prose (SPEC 4 title and description)", () => {
   it("keeps an explicit heading anchor apart from the heading's text", () => {
     const [heading] = textBlocks("## Getting started {#start}");
     assert.deepEqual([heading.text, heading.anchor], ["Getting started", "start"]);
+  });
+
+  it("reads attribute lists after a heading: { #id .class }, {: #id}, {.class} (no anchor)", () => {
+    const blocks = textBlocks("# Rooms { #rooms-api }\n\n## Other {: #x .c}\n\n## Plain {.cls}");
+    assert.deepEqual(blocks.map((b) => [b.text, b.anchor]), [
+      ["Rooms", "rooms-api"],
+      ["Other", "x"],
+      ["Plain", undefined],
+    ]);
+    // Braces that are not an attribute list are text.
+    assert.equal(textBlocks("## Using {braces} here {ok}")[0].text, "Using {braces} here {ok}");
   });
 });
 
@@ -195,6 +246,11 @@ function randomBody(random: () => number): string {
           " lead",
           "import x from 'y'",
           ":::note",
+          "!!! note",
+          "??? tip",
+          "[[toc]]",
+          "{: .no_toc }",
+          "{/* c */}",
           "\tTab",
           "a\u00a0b",
           "line  ",
@@ -280,6 +336,15 @@ describe("no body can crash or stall the extraction (fuzz)", () => {
       ">}}",
       ":::",
       ":::note",
+      '!!! note "T"\n    ',
+      "[[toc]]",
+      "{:toc}",
+      "{: #a .b}",
+      "{/*",
+      "*/}",
+      "]({{ x }}",
+      "{% raw %}",
+      "{% endraw %}",
       "import x from 'y'\n",
       "export const a = {\n",
       "&",

@@ -63,10 +63,16 @@ export interface DeriveContext {
   readonly git?: CommitDates;
 }
 
-/** Order keys in precedence (SPEC 4 `order`): Docusaurus, generic, Hugo, Jekyll themes. */
-const ORDER_KEYS = ["sidebar_position", "order", "weight", "nav_order"];
-/** Last-update keys in precedence (SPEC 4 `last_update`). */
-const UPDATED_KEYS = ["last_update", "lastmod", "updated"];
+/**
+ * Order keys in precedence (SPEC 4 `order`): Docusaurus, generic, Hugo,
+ * Jekyll themes, then Starlight's `sidebar.order` (read as `sidebar.order`).
+ */
+const ORDER_KEYS = ["sidebar_position", "order", "weight", "nav_order", "sidebar.order"];
+/**
+ * Last-update keys in precedence (SPEC 4 `last_update`), then Starlight's
+ * `lastUpdated`. Docusaurus's `last_update: { date }` is read as its date.
+ */
+const UPDATED_KEYS = ["last_update", "lastmod", "updated", "lastUpdated"];
 
 /**
  * Derives a {@link FileFields} from a parsed file. A value of the wrong type
@@ -93,7 +99,7 @@ export function deriveFields(
   warnings: Warning[],
   context: DeriveContext = {},
 ): FileFields {
-  const attrs = file.attrs;
+  const attrs = withAliases(file.attrs);
   const warn = (key: string, expected: string, fallback: string) =>
     warnings.push({
       file: shown,
@@ -147,9 +153,11 @@ export function deriveFields(
   }
 
   // One reading of the body gives the title fallback, the description and the words.
-  const text = summarizeText(file.body, countWords);
+  const text = summarizeText(file.body, countWords, /\.html?$/i.test(file.path));
   const title = str("title")?.trim() || text.heading || fileStem;
-  const description = str("description") ?? str("summary") ?? cutDescription(text.prose);
+  // An empty description (templates often leave `description: ""`) falls back, as a title does.
+  const description = str("description")?.trim() || str("summary")?.trim() ||
+    cutDescription(text.prose);
 
   const image = str("image")?.trim() || null;
 
@@ -172,12 +180,15 @@ export function deriveFields(
     tags = parsed.value;
   }
 
+  // Whole milliseconds: Deno's mtimes are whole, Node's and Bun's are not,
+  // and two files written in the same millisecond must order alike on all three.
+  const mtime = Math.floor(file.mtime);
   const dateKey = attrs.date != null ? "date" : "created";
   const prefix = DATE_PREFIX.exec(fileName)?.[1];
   const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ??
-    context.git?.first ?? file.mtime;
+    context.git?.first ?? mtime;
   const updatedKey = UPDATED_KEYS.find((key) => attrs[key] != null) ?? "last_update";
-  const lastMs = date(updatedKey) ?? context.git?.last ?? file.mtime;
+  const lastMs = date(updatedKey) ?? context.git?.last ?? mtime;
 
   let time = readingTime(text.words);
   let timeSet = false;
@@ -198,7 +209,14 @@ export function deriveFields(
     warn(key, "true or false", "true (a value that is not false hides the item)");
     return true;
   };
-  const draft = hiding("draft");
+  // Jekyll's `published: false` is its draft flag; fail closed the same way.
+  const published = attrs.published;
+  let unpublished = false;
+  if (published != null && published !== true) {
+    if (published !== false) warn("published", "true or false", "false (the item is hidden)");
+    unpublished = true;
+  }
+  const draft = hiding("draft") || unpublished;
   const unlisted = hiding("unlisted");
   let deprecated = false;
   if (attrs.deprecated != null) {
@@ -246,6 +264,30 @@ export function deriveFields(
     permalink,
     hasBody: file.body !== "",
   };
+}
+
+/**
+ * The front matter with the nested forms of generators read as flat keys:
+ * Starlight's `sidebar: { order }` as `sidebar.order`, and Docusaurus's
+ * `last_update: { date }` as its date. Starlight's `lastUpdated: true`
+ * (take the date from git) counts as absent.
+ */
+function withAliases(attrs: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const sidebar = attrs.sidebar;
+  const update = attrs.last_update;
+  const touched = typeof attrs.lastUpdated === "boolean" ||
+    (typeof update === "object" && update !== null && !Array.isArray(update)) ||
+    (typeof sidebar === "object" && sidebar !== null && "order" in sidebar);
+  if (!touched) return attrs;
+  const out: Record<string, unknown> = { ...attrs };
+  if (typeof attrs.lastUpdated === "boolean") delete out.lastUpdated;
+  if (typeof update === "object" && update !== null && !Array.isArray(update)) {
+    out.last_update = (update as { date?: unknown }).date;
+  }
+  if (typeof sidebar === "object" && sidebar !== null && "order" in sidebar) {
+    out["sidebar.order"] = (sidebar as { order?: unknown }).order;
+  }
+  return out;
 }
 
 /** Whether text has at least `n` characters (code points), without counting long bodies in full. */

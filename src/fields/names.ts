@@ -32,9 +32,18 @@ export function parseAuthors(
   value: unknown,
   names?: ReadonlyMap<string, string>,
 ): { value: NameSlug[]; problem?: string } {
-  const list = typeof value === "string" ? [value] : value;
+  // One author may be written as a string or as one {name} map.
+  const list = typeof value === "string" || (typeof value === "object" && value !== null &&
+      !Array.isArray(value))
+    ? [value]
+    : value;
   if (!Array.isArray(list)) {
-    return { value: [], problem: "expected a string, a list of strings or a list of {name, slug}" };
+    return {
+      value: [],
+      problem: `expected a string, a list of strings or a list of {name, slug}, got ${
+        quoteValue(value)
+      }`,
+    };
   }
   const out: NameSlug[] = [];
   let problem: string | undefined;
@@ -60,8 +69,10 @@ export function parseAuthors(
  * ```
  */
 export function parseTags(value: unknown): { value: NameSlug[]; problem?: string } {
-  const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list)) return { value: [], problem: "expected a list of strings" };
+  const list = typeof value === "string" || typeof value === "number" ? [value] : value;
+  if (!Array.isArray(list)) {
+    return { value: [], problem: `expected a list of strings, got ${quoteValue(value)}` };
+  }
   const out: NameSlug[] = [];
   let problem: string | undefined;
   for (const entry of list) {

@@ -21,7 +21,9 @@ export function preview(body: string | readonly TextBlock[], max = 300): string 
 
 /**
  * A description cut at the first space after `max` characters, with `...`
- * appended when cut (SPEC 4); a text with no space after `max` is not cut.
+ * appended when cut (SPEC 4). A text with no space after `max` (Chinese or
+ * Japanese prose, a long run of symbols) is cut at `max` characters, so no
+ * description is unbounded.
  *
  * @example
  * ```ts
@@ -33,5 +35,5 @@ export function cutDescription(text: string, max = 300): string {
   const chars = [...text]; // characters, not UTF-16 code units
   if (chars.length <= max) return text;
   const space = chars.indexOf(" ", max);
-  return space === -1 ? text : `${chars.slice(0, space).join("")}...`;
+  return `${chars.slice(0, space === -1 ? max : space).join("")}...`;
 }

@@ -4,6 +4,7 @@ import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
 import { categoryAt, PLUGINS } from "../plugins.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
+import { contentPath } from "../util/path.ts";
 import type { Item, Tag } from "./item.ts";
 import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
 
@@ -164,7 +165,7 @@ export function buildIndex(
   for (const given of files) {
     const file = "fields" in given
       ? given
-      : indexFile(given, `${prefixOf.get(given.plugin)}/${given.path}`, { keepBody: true });
+      : indexFile(given, contentPath(prefixOf.get(given.plugin)!, given.path), { keepBody: true });
     const list = byPlugin.get(file.plugin);
     if (list) list.push(file);
     else byPlugin.set(file.plugin, [file]);

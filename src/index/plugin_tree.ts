@@ -4,6 +4,7 @@ import { categoryAt, type PluginDeclaration } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { compareText } from "../util/compare.ts";
 import { shortHash } from "../util/hash.ts";
+import { contentPath } from "../util/path.ts";
 import { slugify } from "../util/slugify.ts";
 import { compareSiblings } from "./order.ts";
 import { placeFiles, type TreeNode } from "./tree.ts";
@@ -104,8 +105,8 @@ export function pluginTree(
     // a draft that takes a published file's slug never hides it.
     if (clash && !(clash.draft && !isDraft)) {
       warnings.push({
-        file: `${prefix}/${node.file.path}`,
-        message: `same uri '${uri}' as ${prefix}/${clash.node.file.path} (${
+        file: contentPath(prefix, node.file.path),
+        message: `same uri '${uri}' as ${contentPath(prefix, clash.node.file.path)} (${
           clash.draft === isDraft ? "the first in path order is kept" : "a draft loses to it"
         }); left out`,
       });
@@ -114,12 +115,14 @@ export function pluginTree(
     if (clash) {
       warnings.push({
         file: clash.file,
-        message: `same uri '${uri}' as ${prefix}/${node.file.path} (a draft loses to it); left out`,
+        message: `same uri '${uri}' as ${
+          contentPath(prefix, node.file.path)
+        } (a draft loses to it); left out`,
       });
     }
     const draft: Placed = {
       id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
-      file: `${prefix}/${node.file.path}`,
+      file: contentPath(prefix, node.file.path),
       eligible: fields.hasBody && fields.indexable,
       node,
       fields,

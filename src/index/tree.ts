@@ -1,7 +1,7 @@
 import type { PluginDeclaration } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { compareText } from "../util/compare.ts";
-import { stem } from "../util/path.ts";
+import { contentPath, stem } from "../util/path.ts";
 import { OWN_NAMES, ownFolderOf } from "../source/select.ts";
 
 /** A file placed in its plugin's hierarchy. */
@@ -93,8 +93,8 @@ export function placeFiles<F extends { readonly path: string }>(
         ? "the first in path order is kept"
         : `a folder has one own file: ${key}.md, else ${key}/index, _index or README`;
       warnings.push({
-        file: `${prefix}/${loser.file.path}`,
-        message: `same item as ${prefix}/${winner.file.path} (${why}); left out`,
+        file: contentPath(prefix, loser.file.path),
+        message: `same item as ${contentPath(prefix, winner.file.path)} (${why}); left out`,
       });
     }
   }
@@ -119,7 +119,7 @@ export function placeFiles<F extends { readonly path: string }>(
       if (!reported.has(top)) {
         reported.add(top);
         warnings.push({
-          file: `${prefix}/${top}/`,
+          file: `${contentPath(prefix, top)}/`,
           message: `folder has no file of its own (${
             folders[0]
           }.md, or index, _index or README inside), so it is not content (orphans: skip); its files are left out`,
@@ -130,7 +130,7 @@ export function placeFiles<F extends { readonly path: string }>(
     const depth = depthOf(key);
     if (depth > plugin.maxDepth) {
       warnings.push({
-        file: `${prefix}/${file.path}`,
+        file: contentPath(prefix, file.path),
         message: `deeper than the ${plugin.maxDepth} levels ${plugin.type} allows; left out`,
       });
       continue;

@@ -1,4 +1,5 @@
 import { CORE_SCHEMA, load } from "js-yaml";
+import { parse as parseToml, TomlError } from "smol-toml";
 import { parseDocument } from "yaml";
 import { parseSimpleYaml } from "./simple_yaml.ts";
 
@@ -66,11 +67,51 @@ function parseLenient(frontMatter: string, jsYamlError: unknown): unknown {
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSE = /^---[ \t]*$/m;
+const OPEN_TOML = /^\uFEFF?\+\+\+[ \t]*\r?\n/;
+const CLOSE_TOML = /^\+\+\+[ \t]*$/m;
+
+/**
+ * A TOML value as front matter holds it: dates as the text TOML wrote
+ * (`2024-01-02`, `2024-01-02T10:00:00.000+02:00`), which SPEC 4's date rule
+ * reads; tables as plain objects.
+ */
+function fromToml(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(fromToml);
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = fromToml(item);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Hugo's TOML front matter (`+++` fences), through smol-toml: many Hugo
+ * sites write every page this way, and reading it as body would publish
+ * the TOML and lose `draft = true`.
+ */
+function extractToml<T>(text: string, open: RegExpExecArray): Extract<T> {
+  const rest = text.slice(open[0].length);
+  const close = CLOSE_TOML.exec(rest);
+  if (!close) throw new FrontMatterError("front matter has no closing '+++' line", 1);
+  const frontMatter = rest.slice(0, close.index).replace(/\r?\n$/, "");
+  const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, "");
+  try {
+    return { attrs: fromToml(parseToml(frontMatter)) as T, body, frontMatter };
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const reason = error.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    // +1: the block starts on the file's second line.
+    throw new FrontMatterError(`invalid TOML in front matter: ${reason}`, error.line + 1);
+  }
+}
 
 /**
  * Splits a document into YAML front matter and body, shaped like
  * `@std/front-matter`'s `extract()` so the std module can replace it with a
- * one-line change. A UTF-8 BOM and CRLF line endings are accepted. A document
+ * one-line change. A UTF-8 BOM and CRLF line endings are accepted, and so
+ * is Hugo's TOML front matter between `+++` lines. A document
  * without an opening `---` line has empty `attrs` and is all body; an opening
  * line without a closing one is an error (the body would otherwise swallow
  * the YAML).
@@ -91,6 +132,8 @@ const CLOSE = /^---[ \t]*$/m;
 export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
   const open = OPEN.exec(text);
   if (!open) {
+    const toml = OPEN_TOML.exec(text);
+    if (toml) return extractToml(text, toml);
     return { attrs: {} as T, body: text.replace(/^\uFEFF/, ""), frontMatter: "" };
   }
   const rest = text.slice(open[0].length);

@@ -25,7 +25,9 @@ function git(root: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(
       "git",
-      ["-C", root, "-c", "core.quotePath=false", ...args],
+      // --no-optional-locks: a `git status` here must never take the index
+      // lock from the user's own `git add` or `git commit` in the same tree.
+      ["--no-optional-locks", "-C", root, "-c", "core.quotePath=false", ...args],
       { maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
       (error, stdout) => error ? reject(error) : resolve(stdout),
     )

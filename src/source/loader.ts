@@ -7,6 +7,7 @@ import type { ParsedFile, Warning } from "./parsed_file.ts";
 import { runHelper } from "./helper.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
+import { contentPath } from "../util/path.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
 export interface Loaded<T> {
@@ -110,7 +111,7 @@ export function createLoader<T extends object>(
   let listedOnce = false;
   const selectors = config.plugins.map((plugin) => ({
     plugin,
-    folder: `${config.root}/${plugin.path}/`,
+    folder: plugin.path ? `${config.root}/${plugin.path}/` : `${config.root}/`,
     select: fileSelector(PLUGINS[plugin.name], plugin),
   }));
   const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
@@ -173,7 +174,7 @@ export function createLoader<T extends object>(
     const warned: Warning[] = [];
     const todo: ReadJob[] = [];
     const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
-      const shown = (path: string) => `${plugin.path}/${path}`;
+      const shown = (path: string) => contentPath(plugin.path, path);
       const onLeftOut = (path: string, reason: string) =>
         warned.push({ file: shown(path), message: `${reason}; left out` });
       const listing = await listFiles(config.root, folder.slice(0, -1), {
@@ -247,7 +248,7 @@ export function createLoader<T extends object>(
         const old = next.get(abs);
         if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
         const found = { path, abs, mtime: info.mtime, size: info.size };
-        todo.push(job(found, owner.plugin.name, `${owner.plugin.path}/${path}`));
+        todo.push(job(found, owner.plugin.name, contentPath(owner.plugin.path, path)));
       }
       const helped = await readAll(todo, next, false);
       const changed = todo.length > 0 || removed;

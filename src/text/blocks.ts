@@ -59,7 +59,7 @@ export function textBlocks(body: string): TextBlock[] {
  * ```
  */
 export function parsedBlocks(body: string): TextBlock[] {
-  const tokens = markdown.parse(withoutMdxAndFences(body), {});
+  const tokens = markdown.parse(prepareSource(body), {});
   const blocks: TextBlock[] = [];
   // The items of a tight list are one paragraph of plain text, a line each.
   let list: string[] = [];
@@ -89,7 +89,7 @@ export function parsedBlocks(body: string): TextBlock[] {
       case "paragraph_open": {
         const inline = tokens[++i];
         const children = inline.children ?? [];
-        const text = withoutTemplates(inlineText(children)).trim();
+        const text = inlineText(children).trim();
         const imagesOnly = children.every((c) =>
           c.type === "image" || c.type === "softbreak" || c.type === "hardbreak" ||
           (c.type === "text" && c.content.trim() === "") || c.type === "html_inline"
@@ -118,7 +118,7 @@ export function parsedBlocks(body: string): TextBlock[] {
         for (i++; i < tokens.length && tokens[i].type !== "table_close"; i++) {
           const cell = tokens[i];
           if (cell.type === "inline") {
-            row.push(withoutTemplates(inlineText(cell.children ?? [])).trim());
+            row.push(inlineText(cell.children ?? []).trim());
           } else if (cell.type === "tr_close") {
             rows.push(row.filter(Boolean).join(" "));
             row = [];
@@ -146,29 +146,42 @@ export function parsedBlocks(body: string): TextBlock[] {
 
 type InlineToken = ReturnType<typeof markdown.parseInline>[number];
 
-/** The text of inline tokens: link text and image alt text kept, tags and markers dropped. */
+/**
+ * The text of inline tokens: link text and image alt text kept, tags and
+ * markers dropped, template tags dropped from the prose (never from code
+ * spans, which show them as written).
+ */
 function inlineText(children: readonly InlineToken[]): string {
   let text = "";
+  let prose = "";
+  const flush = () => {
+    if (prose) text += withoutTemplates(prose);
+    prose = "";
+  };
   for (const child of children) {
     switch (child.type) {
       case "text":
+        prose += child.content;
+        break;
       case "code_inline":
+        flush();
         text += child.content;
         break;
       case "image":
-        text += inlineText(child.children ?? []);
+        prose += inlineText(child.children ?? []);
         break;
       case "softbreak":
       case "hardbreak":
-        text += "\n";
+        prose += "\n";
         break;
       case "html_inline":
         // A tag is no text, but a line break or a block's edge still parts words.
-        if (BREAKING_TAG.test(child.content)) text += "\n";
+        if (BREAKING_TAG.test(child.content)) prose += "\n";
         break;
         // emphasis, links' open and close: markup, no text
     }
   }
+  flush();
   return text;
 }
 
@@ -176,18 +189,40 @@ function inlineText(children: readonly InlineToken[]): string {
 const BREAKING_TAG =
   /^<\/?(?:br|hr|p|div|li|ul|ol|dl|dt|dd|tr|td|th|table|h[1-6]|section|article|header|footer|blockquote|pre|figure|figcaption)\b/i;
 
-/** A heading's text without its explicit `{#anchor}` (VitePress, Docusaurus, Hugo). */
+/**
+ * A heading's text without its explicit anchor: `{#id}` (VitePress,
+ * Docusaurus, Hugo), `{ #id .class }` (attribute lists, MkDocs), `{: #id}`
+ * (kramdown). An attribute list without an id (`{: .no_toc }`) is dropped.
+ */
 function headingText(raw: string): { text: string; anchor?: string } {
-  const text = withoutTemplates(raw).replace(/\s+/g, " ").trim();
-  const match = /\s*\{#([^\s}]+)\}$/.exec(text);
-  return match ? { text: text.slice(0, match.index).trim(), anchor: match[1] } : { text };
+  const text = raw.replace(/\s+/g, " ").trim();
+  const match = /\s*\{:?\s*([^{}]*)\}$/.exec(text);
+  if (
+    !match || !/^(?:[#.][^\s{}]+|[\w-]+=\S+)(?:\s+(?:[#.][^\s{}]+|[\w-]+=\S+))*\s*$/.test(match[1])
+  ) {
+    return { text };
+  }
+  const id = /(?:^|\s)#([^\s{}]+)/.exec(match[1])?.[1];
+  const rest = text.slice(0, match.index).trim();
+  return id === undefined ? { text: rest } : { text: rest, anchor: id };
 }
 
 /** Liquid (`{% … %}`, `{{ … }}`) and Hugo shortcode (`{{< … >}}`, `{{% … %}}`) tags. */
 const TEMPLATE_TAG = /\{\{[<%][\s\S]*?[>%]\}\}|\{%[\s\S]*?%\}|\{\{[\s\S]*?\}\}/g;
 
+/** Liquid's `{% raw %}…{% endraw %}`: what it holds is shown as written. */
+const RAW = /\{%-?\s*raw\s*-?%\}([\s\S]*?)(?:\{%-?\s*endraw\s*-?%\}|$)/g;
+
 function withoutTemplates(text: string): string {
-  return text.includes("{") ? text.replace(TEMPLATE_TAG, "") : text;
+  if (!text.includes("{")) return text;
+  if (!text.includes("raw")) return text.replace(TEMPLATE_TAG, "");
+  let out = "";
+  let at = 0;
+  for (const raw of text.matchAll(RAW)) {
+    out += text.slice(at, raw.index).replace(TEMPLATE_TAG, "") + raw[1];
+    at = raw.index + raw[0].length;
+  }
+  return out + text.slice(at).replace(TEMPLATE_TAG, "");
 }
 
 /** Whether text has a letter or digit: what is left of markup alone is not prose. */
@@ -202,28 +237,76 @@ const ESM =
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** An admonition fence: `:::note Title`, `:::`, `::: tip`. */
 const ADMONITION = /^ {0,3}:::/;
+/** An MkDocs admonition (`!!! note "Title"`, `??? tip`): its content is indented under it. */
+const MKDOCS_ADMONITION = /^(?:!!!|\?\?\?\+?)\s*[\w-]/;
+/**
+ * A line that only places a table of contents or sets attributes:
+ * `[[toc]]` (VitePress), `[TOC]` (MkDocs), `{:toc}` and `{: .class}`
+ * (kramdown attribute lists on a line of their own).
+ */
+const NOT_TEXT_LINE = /^ {0,3}(?:\[\[toc\]\]|\[toc\]|\{:[^}]*\})\s*$/i;
+/** kramdown's `* TOC` list item, which `{:toc}` below it turns into the table of contents. */
+const TOC_ITEM = /^\s*(?:[-*+]|\d+\.)\s+TOC\s*$/i;
+/** A template tag in a link or image destination: `]({{< ref "x" >}})`, `](/a/{{ v }}/b.png)`. */
+const TEMPLATE_DESTINATION = /(\]\(\s*[^)\s]*)(?:\{\{[^}]*\}\}|\{%[^%]*%\})/g;
+
+/** A line with the template tags of its link destinations taken out (at most 8 a link). */
+function withoutTemplateDestinations(line: string): string {
+  for (let i = 0; i < 8; i++) {
+    const next = line.replace(TEMPLATE_DESTINATION, "$1");
+    if (next === line) break;
+    line = next;
+  }
+  return line;
+}
+/** Whether a body may hold any of the above (one scan decides whether to go line by line). */
+const MAY_PREPARE = /:::|^(?:import|export)\s|^(?:!!!|\?\?\?)|\{:|\[\[?toc\]|\{\/\*|\]\(\s*\{/im;
 
 /**
- * The body without MDX `import`/`export` statements (each to the first
- * blank line after it) and without admonition fence lines, outside fenced
- * code. Line by line: these are not Markdown, and the parser would take
- * them for paragraphs.
+ * The body without what is not Markdown and that the parser would take for
+ * paragraphs, outside fenced code, line by line: MDX `import`/`export`
+ * statements (each to the first blank line after it), MDX comments
+ * (`{/* … *\/}`), admonition fence lines (`:::`; MkDocs' `!!!` lines, their
+ * indented content moved out of what would be a code block), tables of
+ * contents and attribute-list lines; and template tags at the start of a
+ * link's destination, so the link still reads as a link.
  */
-function withoutMdxAndFences(body: string): string {
-  if (!body.includes(":::") && !/^(?:import|export)\s/m.test(body)) return body;
+function prepareSource(body: string): string {
+  if (!MAY_PREPARE.test(body)) return body;
   const lines = body.split("\n");
   const out: string[] = [];
   let fence: string | undefined;
   let inEsm = false;
-  for (const line of lines) {
+  let inComment = false;
+  let inAdmonition = false;
+  for (let line of lines) {
     if (fence !== undefined) {
       out.push(line);
       if (line.trimStart().startsWith(fence)) fence = undefined;
       continue;
     }
+    if (inComment) {
+      const end = line.indexOf("*/}");
+      if (end === -1) continue;
+      inComment = false;
+      line = line.slice(end + 3);
+    }
+    if (line.includes("{/*")) {
+      line = line.replace(/\{\/\*[\s\S]*?\*\/\}/g, "");
+      const open = line.indexOf("{/*");
+      if (open !== -1) {
+        inComment = true;
+        line = line.slice(0, open);
+      }
+      if (line.trim() === "") continue;
+    }
     if (inEsm) {
       if (line.trim() === "") inEsm = false;
       else continue;
+    }
+    if (inAdmonition) {
+      if (/^(?: {4}|\t)/.test(line)) line = line.replace(/^(?: {4}|\t)/, "");
+      else if (line.trim() !== "") inAdmonition = false;
     }
     const opens = FENCE.exec(line);
     if (opens) {
@@ -231,7 +314,14 @@ function withoutMdxAndFences(body: string): string {
       out.push(line);
     } else if (ESM.test(line)) {
       inEsm = true;
-    } else if (!ADMONITION.test(line)) out.push(line);
+    } else if (MKDOCS_ADMONITION.test(line)) {
+      inAdmonition = true;
+      out.push("");
+    } else if (NOT_TEXT_LINE.test(line)) {
+      if (/^\s*\{:toc\}/i.test(line) && TOC_ITEM.test(out.at(-1) ?? "")) out.pop();
+    } else if (!ADMONITION.test(line)) {
+      out.push(line.includes("](") ? withoutTemplateDestinations(line) : line);
+    }
   }
   return out.join("\n");
 }

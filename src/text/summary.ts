@@ -1,4 +1,5 @@
 import { textBlocks } from "./blocks.ts";
+import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
 import { isSimpleBody } from "./simple_blocks.ts";
 
@@ -20,6 +21,7 @@ export interface TextSummary {
  * characters); anything else goes through the parser.
  *
  * @param countWords counts word runs (`fields/reading_time.ts`)
+ * @param html whether the body is an HTML document (a `.html` page), not Markdown
  *
  * @example
  * ```ts
@@ -29,9 +31,13 @@ export interface TextSummary {
  * // { heading: "Hello", prose: "Plain words here.", words: 4 }
  * ```
  */
-export function summarizeText(body: string, countWords: (text: string) => number): TextSummary {
-  if (!isSimpleBody(body)) {
-    const blocks = textBlocks(body);
+export function summarizeText(
+  body: string,
+  countWords: (text: string) => number,
+  html = false,
+): TextSummary {
+  if (html || !isSimpleBody(body)) {
+    const blocks = html ? htmlDocumentBlocks(body) : textBlocks(body);
     return {
       heading: firstHeading(blocks),
       prose: firstProse(blocks),

@@ -59,3 +59,19 @@ export function stem(name: string): string {
   const i = name.lastIndexOf(".");
   return i <= 0 ? name : name.slice(0, i);
 }
+
+/**
+ * A content file's path relative to the content root, from its plugin's
+ * folder (`""` for a plugin at the root, config `path: .`) and its path
+ * inside it.
+ *
+ * @example
+ * ```ts
+ * import { contentPath } from "./path.ts";
+ * contentPath("docs", "intro.md"); // "docs/intro.md"
+ * contentPath("", "about.md"); // "about.md"
+ * ```
+ */
+export function contentPath(pluginFolder: string, path: string): string {
+  return pluginFolder === "" ? path : `${pluginFolder}/${path}`;
+}
