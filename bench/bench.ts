@@ -4,26 +4,34 @@
 // load generator (wrk when installed, else autocannon in this Node process)
 // targets 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5] [--repeats 3]
+//        [--only cold] [--compare <git ref>]
+// --only cold: the cold-start rows only. --compare: also cold starts of the
+// project at that commit (checked out into a temporary worktree), on the
+// same site, interleaved: the before and after of a change.
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
-import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import {
   parseArgs,
+  root,
   runProcess,
   runtimeCommand,
   type Started,
   startServer as start,
   stopServer as stop,
 } from "./servers.ts";
-import { generateSite } from "./site.ts";
+import { CONFIG, generateSite } from "./site.ts";
 
 const args = parseArgs();
 const runtime = args.get("runtime") ?? "deno";
 const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
+const coldOnly = args.get("only") === "cold";
+const compareRef = args.get("compare");
 const command = (script: string, ...rest: string[]) => runtimeCommand(runtime, script, ...rest);
 
 const median = (values: number[]) =>
@@ -33,6 +41,15 @@ const median = (values: number[]) =>
 // up with the servers on 2 cores; autocannon otherwise, which runs on Node
 // and can be the bottleneck for small responses.
 const wrk = spawnSync("wrk", ["--version"]).error === undefined;
+const hasGit = spawnSync("git", ["--version"]).error === undefined;
+/** A committer for the bench's repositories, whatever the machine's git config. */
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+};
 
 /** One load run: requests per second and how many requests were answered. */
 interface Run {
@@ -137,6 +154,22 @@ async function peakRss(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
+// The project at another commit, for --compare: a detached worktree that
+// shares this checkout's node_modules.
+let compareTree: string | undefined;
+if (compareRef) {
+  compareTree = await mkdtemp(join(tmpdir(), "content-feed-compare-"));
+  const added = spawnSync("git", ["worktree", "add", "-q", "--detach", compareTree, compareRef], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (added.status !== 0) throw new Error(`git worktree add ${compareRef}: ${added.stderr}`);
+  await symlink(join(root, "node_modules"), join(compareTree, "node_modules"));
+  process.on("exit", () => {
+    spawnSync("git", ["worktree", "remove", "--force", compareTree!], { cwd: root });
+  });
+}
+
 const rows: string[][] = [];
 const row = (size: number, measure: string, ratio: string, target: string, cpu = "") =>
   rows.push([String(size), measure, ratio, target, cpu]);
@@ -153,13 +186,19 @@ for (const size of sizes) {
     // 1. Cold start: process start to the first full feed response, against the I/O floor.
     const floor: number[] = [];
     const cold: number[] = [];
+    const before: number[] = [];
+    const coldStart = async (config: string, cwd?: string) => {
+      const t0 = performance.now();
+      const server = await start(command("main.ts"), { CONTENT_CONFIG: config }, cwd);
+      await (await fetch(`${server.url}/api/content.json`)).arrayBuffer();
+      const ms = performance.now() - t0;
+      await stop(server);
+      return ms;
+    };
     for (let i = 0; i < repeats; i++) {
       floor.push((await runProcess(command("bench/floor.ts", site))).ms);
-      const t0 = performance.now();
-      const server = await start(command("main.ts"), env);
-      await (await fetch(`${server.url}/api/content.json`)).arrayBuffer();
-      cold.push(performance.now() - t0);
-      await stop(server);
+      cold.push(await coldStart(config));
+      if (compareTree) before.push(await coldStart(config, compareTree));
     }
     row(
       size,
@@ -167,6 +206,37 @@ for (const size of sizes) {
       fmt(median(cold) / median(floor)),
       "≤ 2.5",
     );
+    if (compareTree) {
+      row(size, `cold start ÷ the same at ${compareRef}`, fmt(median(cold) / median(before)), "");
+    }
+
+    // 1b. Git dates (SPEC 4): the same site committed to a repository, cold
+    // starts with git dates against `git: false`, interleaved.
+    if (hasGit) {
+      const git = (...args: string[]) =>
+        spawnSync("git", ["-C", site, ...args], { env: GIT_ENV, stdio: "ignore" });
+      git("init", "-q");
+      git("add", ".");
+      git("commit", "-qm", "site");
+      const noGit = join(site, "services-no-git.yaml");
+      await writeFile(noGit, CONFIG.replace("  service.content.config:\n", "$&    git: false\n"));
+      const withDates: number[] = [];
+      const without: number[] = [];
+      for (let i = 0; i < repeats; i++) {
+        withDates.push(await coldStart(config));
+        without.push(await coldStart(noGit));
+      }
+      row(
+        size,
+        `cold start with git dates ÷ without (${size} committed files)`,
+        fmt(median(withDates) / median(without)),
+        "≤ 1.3",
+      );
+      await rm(join(site, ".git"), { recursive: true, force: true });
+      await rm(noGit);
+    }
+
+    if (coldOnly) continue;
 
     // 2–4. Warm throughput against fixed bytes (and the same headers), same runtime.
     const server = await start(command("main.ts"), env);

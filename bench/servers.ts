@@ -42,10 +42,17 @@ export interface Started {
   stderr(): string;
 }
 
-/** Starts a server on a free loopback port and resolves when it prints its URL. */
-export function startServer(command: string[], env: Record<string, string> = {}): Promise<Started> {
+/**
+ * Starts a server on a free loopback port and resolves when it prints its
+ * URL; `cwd` is the project it runs in (another checkout, to compare with).
+ */
+export function startServer(
+  command: string[],
+  env: Record<string, string> = {},
+  cwd: string = root,
+): Promise<Started> {
   const child = spawn(command[0], command.slice(1), {
-    cwd: root,
+    cwd,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

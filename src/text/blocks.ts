@@ -1,4 +1,5 @@
 import MarkdownIt from "markdown-it";
+import { splitRuns } from "./runs.ts";
 import { parseSimpleBlocks } from "./simple_blocks.ts";
 
 /** One block of a body's rendered text (SPEC 13). */
@@ -35,7 +36,8 @@ const markdown = new MarkdownIt("default", { html: true, linkify: false, typogra
  * size for what real documents hold (markdown-it bounds nesting).
  *
  * Bodies of plain paragraphs and headings take a fast path that gives what
- * the parser gives (`simple_blocks.ts`; a differential test holds it to that).
+ * the parser gives (`simple_blocks.ts`), and so do the plain runs of other
+ * bodies (`runs.ts`); differential tests hold both to the parser.
  *
  * @example
  * ```ts
@@ -45,7 +47,13 @@ const markdown = new MarkdownIt("default", { html: true, linkify: false, typogra
  * ```
  */
 export function textBlocks(body: string): TextBlock[] {
-  return parseSimpleBlocks(body) ?? parsedBlocks(body);
+  const simple = parseSimpleBlocks(body);
+  if (simple) return simple;
+  const runs = splitRuns(body);
+  if (!runs) return parsedBlocks(body);
+  return runs.flatMap((run) =>
+    (run.simple && parseSimpleBlocks(run.text)) || parsedBlocks(run.text)
+  );
 }
 
 /**

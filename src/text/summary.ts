@@ -1,6 +1,7 @@
-import { textBlocks } from "./blocks.ts";
+import { parsedBlocks, type TextBlock } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
+import { splitRuns } from "./runs.ts";
 import { isSimpleBody } from "./simple_blocks.ts";
 
 /** What deriving an item needs of its body's text (SPEC 4). */
@@ -36,14 +37,47 @@ export function summarizeText(
   countWords: (text: string) => number,
   html = false,
 ): TextSummary {
-  if (html || !isSimpleBody(body)) {
-    const blocks = html ? htmlDocumentBlocks(body) : textBlocks(body);
-    return {
-      heading: firstHeading(blocks),
-      prose: firstProse(blocks),
-      words: countWords(plainText(blocks)),
-    };
+  if (html) return summaryOf(htmlDocumentBlocks(body), countWords);
+  if (isSimpleBody(body)) return simpleSummary(body, countWords);
+  const runs = splitRuns(body);
+  if (!runs) return summaryOf(parsedBlocks(body), countWords);
+  // Run by run: the first heading and prose in order, the words added up
+  // (no word runs across the blank lines between runs).
+  let heading: string | undefined;
+  let prose = "";
+  let words = 0;
+  for (const run of runs) {
+    if (run.simple && heading !== undefined && prose) words += countWords(run.text);
+    else {
+      const part = run.simple
+        ? simpleSummary(run.text, countWords)
+        : summaryOf(parsedBlocks(run.text), countWords);
+      heading ??= part.heading;
+      prose ||= part.prose;
+      words += part.words;
+    }
   }
+  return { heading, prose, words };
+}
+
+/** The summary of parsed blocks. */
+function summaryOf(
+  blocks: readonly TextBlock[],
+  countWords: (text: string) => number,
+): TextSummary {
+  return {
+    heading: firstHeading(blocks),
+    prose: firstProse(blocks),
+    words: countWords(plainText(blocks)),
+  };
+}
+
+/**
+ * The summary of a body of plain paragraphs and headings, in one pass
+ * without building its blocks: the words of such a body are the words of
+ * its source (`#` and spaces are no word characters).
+ */
+function simpleSummary(body: string, countWords: (text: string) => number): TextSummary {
   let heading: string | undefined;
   let prose = "";
   let paragraph = "";
