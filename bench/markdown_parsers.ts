@@ -1,6 +1,6 @@
 // Which Markdown parser gives the plain text (SPEC 13)? Three candidates,
 // each behind the same small walker from its tokens (or tree) to text:
-// markdown-it, marked's lexer, and mdast-util-from-markdown with GFM (and,
+// markdown-it (14 and 15), marked's lexer, and mdast-util-from-markdown with GFM (and,
 // for MDX, with micromark's MDX extension). Correctness first: cases taken
 // from real documentation trees (MDX, admonitions, HTML, entities, tables,
 // deep nesting, broken MDX); then speed, on the bodies of the benchmark's
@@ -9,6 +9,7 @@
 // Run: deno run -A bench/markdown_parsers.ts [bodies]
 import { marked, type Token as MarkedToken } from "marked";
 import MarkdownIt from "markdown-it";
+import MarkdownIt15 from "markdown-it-15";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { mdxFromMarkdown } from "mdast-util-mdx";
@@ -25,6 +26,11 @@ import { generateSite } from "./site.ts";
 type Extract = (markdown: string) => string;
 
 const markdownIt = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
+const markdownIt15 = new MarkdownIt15("default", {
+  html: true,
+  linkify: false,
+  typographer: false,
+});
 type ItToken = ReturnType<typeof markdownIt.parse>[number];
 const itText = (tokens: readonly ItToken[]): string =>
   tokens.map((t) => {
@@ -69,9 +75,13 @@ const mdastText = (node: Node): string => {
 };
 
 const parsers: Record<string, { extract: Extract; parse: (m: string) => unknown }> = {
-  "markdown-it 15": {
+  "markdown-it 14.3": {
     parse: (m) => markdownIt.parse(m, {}),
     extract: (m) => itText(markdownIt.parse(m, {})),
+  },
+  "markdown-it 15.0": {
+    parse: (m) => markdownIt15.parse(m, {}),
+    extract: (m) => itText(markdownIt15.parse(m, {}) as ItToken[]),
   },
   "marked 18 (lexer)": {
     parse: (m) => marked.lexer(m, { gfm: true }),

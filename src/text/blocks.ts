@@ -1,5 +1,4 @@
 import MarkdownIt from "markdown-it";
-import { splitRuns } from "./runs.ts";
 import { parseSimpleBlocks } from "./simple_blocks.ts";
 
 /** One block of a body's rendered text (SPEC 13). */
@@ -36,8 +35,8 @@ const markdown = new MarkdownIt("default", { html: true, linkify: false, typogra
  * size for what real documents hold (markdown-it bounds nesting).
  *
  * Bodies of plain paragraphs and headings take a fast path that gives what
- * the parser gives (`simple_blocks.ts`), and so do the plain runs of other
- * bodies (`runs.ts`); differential tests hold both to the parser.
+ * the parser gives (`simple_blocks.ts`); a differential test holds it to
+ * the parser.
  *
  * @example
  * ```ts
@@ -47,18 +46,16 @@ const markdown = new MarkdownIt("default", { html: true, linkify: false, typogra
  * ```
  */
 export function textBlocks(body: string): TextBlock[] {
-  const simple = parseSimpleBlocks(body);
-  if (simple) return simple;
-  const runs = splitRuns(body);
-  if (!runs) return parsedBlocks(body);
-  return runs.flatMap((run) =>
-    (run.simple && parseSimpleBlocks(run.text)) || parsedBlocks(run.text)
-  );
+  return parseSimpleBlocks(body) ?? parsedBlocks(body);
 }
 
 /**
- * {@link textBlocks} through the parser always (no fast path): what the fast
- * path is tested against.
+ * {@link textBlocks} through the parser always (no fast path for plain
+ * bodies). The parser reads the blocks; a paragraph, heading or table cell
+ * of plain text (no character that could start inline markup) is taken as
+ * written, and only the others are parsed inline: the inline parse is most
+ * of the parser's cost. `eager` parses every inline: the reference the
+ * shortcuts are tested against.
  *
  * @example
  * ```ts
@@ -66,8 +63,12 @@ export function textBlocks(body: string): TextBlock[] {
  * parsedBlocks("Hello *world*.")[0].text; // "Hello world."
  * ```
  */
-export function parsedBlocks(body: string): TextBlock[] {
-  const tokens = markdown.parse(prepareSource(body), {});
+export function parsedBlocks(body: string, options: { eager?: boolean } = {}): TextBlock[] {
+  const env: MarkdownEnv = {};
+  const tokens = options.eager
+    ? markdown.parse(prepareSource(body), env)
+    : blockParser.parse(prepareSource(body), env);
+  const inlineOf = (token: InlineToken) => inlineTextOf(token, env);
   const blocks: TextBlock[] = [];
   // The items of a tight list are one paragraph of plain text, a line each.
   let list: string[] = [];
@@ -85,7 +86,7 @@ export function parsedBlocks(body: string): TextBlock[] {
     switch (token.type) {
       case "heading_open": {
         const inline = tokens[++i];
-        const { text, anchor } = headingText(inlineText(inline.children ?? []));
+        const { text, anchor } = headingText(inlineOf(inline).text);
         const level = Number(token.tag.slice(1));
         push(
           anchor === undefined
@@ -95,14 +96,9 @@ export function parsedBlocks(body: string): TextBlock[] {
         break;
       }
       case "paragraph_open": {
-        const inline = tokens[++i];
-        const children = inline.children ?? [];
-        const text = inlineText(children).trim();
-        const imagesOnly = children.every((c) =>
-          c.type === "image" || c.type === "softbreak" || c.type === "hardbreak" ||
-          (c.type === "text" && c.content.trim() === "") || c.type === "html_inline"
-        );
-        const prose = !imagesOnly && hasWord(text);
+        const inline = inlineOf(tokens[++i]);
+        const text = inline.text.trim();
+        const prose = !inline.imagesOnly && hasWord(text);
         if (!text) break;
         if (token.hidden) {
           list.push(text);
@@ -126,7 +122,7 @@ export function parsedBlocks(body: string): TextBlock[] {
         for (i++; i < tokens.length && tokens[i].type !== "table_close"; i++) {
           const cell = tokens[i];
           if (cell.type === "inline") {
-            row.push(inlineText(cell.children ?? []).trim());
+            row.push(inlineOf(cell).text.trim());
           } else if (cell.type === "tr_close") {
             rows.push(row.filter(Boolean).join(" "));
             row = [];
@@ -153,6 +149,49 @@ export function parsedBlocks(body: string): TextBlock[] {
 }
 
 type InlineToken = ReturnType<typeof markdown.parseInline>[number];
+type MarkdownEnv = Parameters<typeof markdown.parse>[1];
+
+/** The same parser without the inline pass: the blocks, their inline text unparsed. */
+const blockParser = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
+blockParser.core.ruler.disable(["inline", "text_join"]);
+
+/**
+ * A character that may start inline markup or change inline text: escapes,
+ * code, emphasis, strikethrough, links and images, HTML and autolinks,
+ * entities, template braces, and tabs (spaces at line breaks are the only
+ * whitespace handled below).
+ */
+const INLINE_MARKUP = /[\\`*_~[\]<>&{}\t]/;
+
+/**
+ * The text of an inline token, and whether it holds only images (and
+ * breaks, blanks and tags): parsed when it may hold markup; otherwise its
+ * content as the inline parser would give it (the spaces around each line
+ * break dropped).
+ */
+function inlineTextOf(
+  token: InlineToken,
+  env: MarkdownEnv,
+): { text: string; imagesOnly: boolean } {
+  // The block parser leaves every inline's children empty; the full parse fills them.
+  let children = token.children;
+  if (!children || children.length === 0) {
+    if (!INLINE_MARKUP.test(token.content)) {
+      const text = token.content.includes("\n")
+        ? token.content.replace(/ *\n */g, "\n")
+        : token.content;
+      return { text, imagesOnly: text.trim() === "" };
+    }
+    children = [];
+    markdown.inline.parse(token.content, markdown, env, children);
+  }
+  const imagesOnly = children.every((c) =>
+    c.type === "image" || c.type === "softbreak" || c.type === "hardbreak" ||
+    ((c.type === "text" || c.type === "text_special") && c.content.trim() === "") ||
+    c.type === "html_inline"
+  );
+  return { text: inlineText(children), imagesOnly };
+}
 
 /**
  * The text of inline tokens: link text and image alt text kept, tags and
@@ -169,6 +208,7 @@ function inlineText(children: readonly InlineToken[]): string {
   for (const child of children) {
     switch (child.type) {
       case "text":
+      case "text_special": // an escaped character, before text_join makes it text
         prose += child.content;
         break;
       case "code_inline":

@@ -1,7 +1,6 @@
 import { parsedBlocks, type TextBlock } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
-import { splitRuns } from "./runs.ts";
 import { isSimpleBody } from "./simple_blocks.ts";
 
 /** What deriving an item needs of its body's text (SPEC 4). */
@@ -39,25 +38,7 @@ export function summarizeText(
 ): TextSummary {
   if (html) return summaryOf(htmlDocumentBlocks(body), countWords);
   if (isSimpleBody(body)) return simpleSummary(body, countWords);
-  const runs = splitRuns(body);
-  if (!runs) return summaryOf(parsedBlocks(body), countWords);
-  // Run by run: the first heading and prose in order, the words added up
-  // (no word runs across the blank lines between runs).
-  let heading: string | undefined;
-  let prose = "";
-  let words = 0;
-  for (const run of runs) {
-    if (run.simple && heading !== undefined && prose) words += countWords(run.text);
-    else {
-      const part = run.simple
-        ? simpleSummary(run.text, countWords)
-        : summaryOf(parsedBlocks(run.text), countWords);
-      heading ??= part.heading;
-      prose ||= part.prose;
-      words += part.words;
-    }
-  }
-  return { heading, prose, words };
+  return summaryOf(parsedBlocks(body), countWords);
 }
 
 /** The summary of parsed blocks. */
