@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { preview } from "../src/fields/preview.ts";
-import { countWords, readingTime } from "../src/fields/reading_time.ts";
+import { readingTime } from "../src/fields/reading_time.ts";
+import { countWords } from "../src/text/words.ts";
 import { parseAuthors, parseTags } from "../src/fields/names.ts";
 import { textBlocks } from "../src/text/blocks.ts";
 import { plainText } from "../src/text/plain_text.ts";

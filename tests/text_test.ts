@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { mulberry32 } from "../bench/site.ts";
 import { parsedBlocks, textBlocks } from "../src/text/blocks.ts";
 import { firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
-import { parseSimpleBlocks } from "../src/text/simple_blocks.ts";
+import { isSimpleBody, parseSimpleBlocks } from "../src/text/simple_blocks.ts";
 import { summarizeText } from "../src/text/summary.ts";
-import { countWords } from "../src/fields/reading_time.ts";
+import { countWords, plainWords } from "../src/text/words.ts";
 
 const text = (body: string) => plainText(textBlocks(body));
 
@@ -275,6 +275,68 @@ function randomBody(random: () => number): string {
 }
 
 describe("the fast path for plain bodies", () => {
+  it("counts a plain body's words in the scan that finds it plain (100,000 random texts)", () => {
+    const random = mulberry32(31);
+    const pieces = [
+      "a",
+      "word ",
+      "é",
+      "don't",
+      " ",
+      "  ",
+      "\n",
+      "\n\n",
+      "#",
+      "## ",
+      "####### ",
+      "#a",
+      "# x #",
+      "-",
+      "+",
+      "=",
+      ">",
+      ":",
+      "!",
+      "!!!",
+      "??",
+      "???",
+      "1.",
+      "12)",
+      "1234567890.",
+      "3",
+      "import",
+      "imports",
+      "import_",
+      "export",
+      "exported",
+      "[",
+      "`",
+      "*",
+      "_",
+      "~",
+      "&",
+      "{",
+      "|",
+      "\\",
+      "\t",
+      "\r",
+      "\u00a0",
+      "\u2003",
+      "\u3000",
+      "\ufeff",
+      "日本",
+      "😀",
+    ];
+    for (let i = 0; i < 100_000; i++) {
+      let text = "";
+      for (let n = Math.floor(random() * 8); n >= 0; n--) {
+        text += pieces[Math.floor(random() * pieces.length)];
+      }
+      const expected = isSimpleBody(text) ? countWords(text) : -1;
+      assert.equal(plainWords(text), expected, JSON.stringify(text));
+    }
+  });
+
   it("gives exactly the parser's blocks wherever it answers (20,000 random bodies)", () => {
     const random = mulberry32(13);
     let answered = 0;
@@ -286,6 +348,14 @@ describe("the fast path for plain bodies", () => {
       assert.deepEqual(fast, parsedBlocks(body, { eager: true }), JSON.stringify(body));
     }
     assert.ok(answered > 5000, `the fast path answered only ${answered} bodies`);
+  });
+
+  it("reads plain runs without the parser, the rest with it, exactly as the parser reads the whole (20,000 random bodies)", () => {
+    const random = mulberry32(23);
+    for (let i = 0; i < 20_000; i++) {
+      const body = randomBody(random);
+      assert.deepEqual(textBlocks(body), parsedBlocks(body, { eager: true }), JSON.stringify(body));
+    }
   });
 
   it("reads plain paragraphs without the inline parser exactly as the parser does (20,000 random bodies)", () => {
@@ -306,7 +376,7 @@ describe("the fast path for plain bodies", () => {
       const body = randomBody(random);
       const blocks = parsedBlocks(body, { eager: true });
       assert.deepEqual(
-        summarizeText(body, countWords),
+        summarizeText(body),
         {
           heading: firstHeading(blocks),
           prose: firstProse(blocks),

@@ -9,7 +9,7 @@ import { slugify } from "../util/slugify.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
 import { summarizeText } from "../text/summary.ts";
 import { cutDescription } from "./preview.ts";
-import { countWords, readingTime } from "./reading_time.ts";
+import { readingTime } from "./reading_time.ts";
 
 /**
  * The fields of an item that depend on its file alone (SPEC 4). Fields that
@@ -153,7 +153,7 @@ export function deriveFields(
   }
 
   // One reading of the body gives the title fallback, the description and the words.
-  const text = summarizeText(file.body, countWords, /\.html?$/i.test(file.path));
+  const text = summarizeText(file.body, /\.html?$/i.test(file.path));
   const title = str("title")?.trim() || text.heading || fileStem;
   // An empty description (templates often leave `description: ""`) falls back, as a title does.
   const description = str("description")?.trim() || str("summary")?.trim() ||

@@ -32,8 +32,14 @@ export function preview(body: string | readonly TextBlock[], max = 300): string 
  * ```
  */
 export function cutDescription(text: string, max = 300): string {
-  const chars = [...text]; // characters, not UTF-16 code units
-  if (chars.length <= max) return text;
-  const space = chars.indexOf(" ", max);
-  return `${chars.slice(0, space === -1 ? max : space).join("")}...`;
+  if (text.length <= max) return text; // no more characters than code units
+  // Walk code points up to `max` (a surrogate pair is one character), not the whole text.
+  let at = 0;
+  for (let chars = 0; chars < max && at < text.length; chars++) {
+    const code = text.charCodeAt(at);
+    at += code >= 0xd800 && code <= 0xdbff && at + 1 < text.length ? 2 : 1;
+  }
+  if (at >= text.length) return text;
+  const space = text.indexOf(" ", at);
+  return `${text.slice(0, space === -1 ? at : space)}...`;
 }

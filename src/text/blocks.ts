@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { parseSimpleBlocks } from "./simple_blocks.ts";
+import { NOT_SIMPLE_ALL, parseSimpleBlocks, plainBlocks } from "./simple_blocks.ts";
 
 /** One block of a body's rendered text (SPEC 13). */
 export interface TextBlock {
@@ -46,7 +46,10 @@ const markdown = new MarkdownIt("default", { html: true, linkify: false, typogra
  * ```
  */
 export function textBlocks(body: string): TextBlock[] {
-  return parseSimpleBlocks(body) ?? parsedBlocks(body);
+  const simple = parseSimpleBlocks(body);
+  if (simple) return simple;
+  const source = prepareSource(body);
+  return mixedBlocks(source) ?? walkTokens(source, false).blocks;
 }
 
 /**
@@ -64,25 +67,43 @@ export function textBlocks(body: string): TextBlock[] {
  * ```
  */
 export function parsedBlocks(body: string, options: { eager?: boolean } = {}): TextBlock[] {
+  return walkTokens(prepareSource(body), options.eager ?? false).blocks;
+}
+
+/** Blocks with the source line each starts on (0-based), from one parse. */
+interface Walked {
+  readonly blocks: TextBlock[];
+  readonly lines: number[];
+  /** The block tokens of the parse (for the checks of {@link mixedBlocks}). */
+  readonly tokens: readonly InlineToken[];
+}
+
+/** Parses prepared source and walks its tokens into text blocks (SPEC 13). */
+function walkTokens(source: string, eager: boolean): Walked {
   const env: MarkdownEnv = {};
-  const tokens = options.eager
-    ? markdown.parse(prepareSource(body), env)
-    : blockParser.parse(prepareSource(body), env);
+  const tokens = eager ? markdown.parse(source, env) : blockParser.parse(source, env);
   const inlineOf = (token: InlineToken) => inlineTextOf(token, env);
   const blocks: TextBlock[] = [];
+  const lines: number[] = [];
   // The items of a tight list are one paragraph of plain text, a line each.
   let list: string[] = [];
   let listProse = false;
-  const push = (block: TextBlock) => {
-    if (list.length > 0) {
-      blocks.push({ kind: "paragraph", level: 0, text: list.join("\n"), prose: listProse });
-      list = [];
-      listProse = false;
-    }
+  let listLine = 0;
+  const flushList = () => {
+    if (list.length === 0) return;
+    blocks.push({ kind: "paragraph", level: 0, text: list.join("\n"), prose: listProse });
+    lines.push(listLine);
+    list = [];
+    listProse = false;
+  };
+  const push = (block: TextBlock, line: number) => {
+    flushList();
     blocks.push(block);
+    lines.push(line);
   };
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
+    const line = token.map?.[0] ?? 0;
     switch (token.type) {
       case "heading_open": {
         const inline = tokens[++i];
@@ -92,6 +113,7 @@ export function parsedBlocks(body: string, options: { eager?: boolean } = {}): T
           anchor === undefined
             ? { kind: "heading", level, text, prose: false }
             : { kind: "heading", level, text, anchor, prose: false },
+          line,
         );
         break;
       }
@@ -101,19 +123,20 @@ export function parsedBlocks(body: string, options: { eager?: boolean } = {}): T
         const prose = !inline.imagesOnly && hasWord(text);
         if (!text) break;
         if (token.hidden) {
+          if (list.length === 0) listLine = line;
           list.push(text);
           listProse ||= prose;
-        } else push({ kind: "paragraph", level: 0, text, prose });
+        } else push({ kind: "paragraph", level: 0, text, prose }, line);
         break;
       }
       case "fence":
       case "code_block": {
         const text = token.content.replace(/\n$/, "");
-        if (text.trim()) push({ kind: "code", level: 0, text, prose: false });
+        if (text.trim()) push({ kind: "code", level: 0, text, prose: false }, line);
         break;
       }
       case "html_block": {
-        for (const block of htmlBlocks(token.content)) push(block);
+        for (const block of htmlBlocks(token.content)) push(block, line);
         break;
       }
       case "table_open": {
@@ -129,23 +152,124 @@ export function parsedBlocks(body: string, options: { eager?: boolean } = {}): T
           }
         }
         const text = rows.filter(Boolean).join("\n");
-        if (text) push({ kind: "table", level: 0, text, prose: false });
+        if (text) push({ kind: "table", level: 0, text, prose: false }, line);
         break;
       }
       case "bullet_list_close":
       case "ordered_list_close":
-        if (token.level === 0 && list.length > 0) {
-          blocks.push({ kind: "paragraph", level: 0, text: list.join("\n"), prose: listProse });
-          list = [];
-          listProse = false;
-        }
+        if (token.level === 0) flushList();
         break;
     }
   }
-  if (list.length > 0) {
-    blocks.push({ kind: "paragraph", level: 0, text: list.join("\n"), prose: listProse });
+  flushList();
+  return { blocks, lines, tokens };
+}
+
+/**
+ * What stands in for a plain run in the source the parser reads: an HTML
+ * comment on a line of its own (it ends a list, a quote or indented code
+ * as the plain paragraph did, and gives no text), then blank lines.
+ */
+const STAND_IN = "<!-- -->";
+
+/**
+ * The blocks of prepared source, with the parser reading only what may
+ * hold markup: the source is split at blank lines, and each run of plain
+ * paragraphs and headings (`simple_blocks.ts`) is read without the parser,
+ * the parser reading the rest with a stand-in comment in the run's place.
+ * After a blank line a plain line starts a new block whatever came before,
+ * unless a fence or an HTML block is still open across it; then the parse
+ * holds the stand-in inside that block, and the whole source is parsed
+ * instead (`undefined`).
+ */
+function mixedBlocks(source: string): TextBlock[] | undefined {
+  // Chunks between blank lines, as [start, end) ranges of the source, and the line each starts on.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const firstLines: number[] = [];
+  let line = 0;
+  let chunk = -1;
+  for (let at = 0; at <= source.length;) {
+    let lineEnd = source.indexOf("\n", at);
+    if (lineEnd === -1) lineEnd = source.length;
+    if (isBlank(source, at, lineEnd)) chunk = -1;
+    else if (chunk === -1) {
+      chunk = starts.push(at) - 1;
+      ends.push(lineEnd);
+      firstLines.push(line);
+    } else ends[chunk] = lineEnd;
+    at = lineEnd + 1;
+    line++;
   }
-  return blocks;
+  // A chunk is plain unless markup may start in it: one scan of the whole source.
+  const marked = new Uint8Array(starts.length);
+  NOT_SIMPLE_ALL.lastIndex = 0;
+  for (let c = 0; c < starts.length;) {
+    const match = NOT_SIMPLE_ALL.exec(source);
+    if (!match) break;
+    while (c < starts.length && ends[c] <= match.index) c++;
+    if (c === starts.length) break;
+    if (match.index >= starts[c]) {
+      marked[c] = 1;
+      NOT_SIMPLE_ALL.lastIndex = ends[c]; // one place is enough: on to the next chunk
+      c++;
+    } else NOT_SIMPLE_ALL.lastIndex = starts[c];
+  }
+  if (!marked.includes(0)) return walkTokens(source, false).blocks;
+  // The parser's source: each plain chunk replaced by a stand-in line and blank lines.
+  let parsed = "";
+  let from = 0;
+  const standIns: number[] = [];
+  for (let c = 0; c < starts.length; c++) {
+    if (marked[c]) continue;
+    const lines = countLines(source, starts[c], ends[c]);
+    parsed += source.slice(from, starts[c]) + STAND_IN + "\n".repeat(lines - 1);
+    from = ends[c];
+    standIns.push(firstLines[c]);
+  }
+  parsed += source.slice(from);
+  const walked = walkTokens(parsed, false);
+  // Every stand-in must be a block of its own: none inside a fence, an HTML block or a list.
+  let next = 0;
+  for (const token of walked.tokens) {
+    const map = token.map;
+    if (!map || token.nesting === -1) continue;
+    if (token.type === "html_block" && map[1] === map[0] + 1 && standIns.includes(map[0])) continue;
+    while (next < standIns.length && standIns[next] < map[0]) next++;
+    if (next < standIns.length && standIns[next] < map[1]) return undefined;
+  }
+  // Both lists are in source order: merge them by line.
+  const out: TextBlock[] = [];
+  let c = 0;
+  const plainUpTo = (line: number) => {
+    for (; c < starts.length && firstLines[c] < line; c++) {
+      if (!marked[c]) plainBlocks(source, starts[c], ends[c], out);
+    }
+  };
+  for (let b = 0; b < walked.blocks.length; b++) {
+    plainUpTo(walked.lines[b]);
+    out.push(walked.blocks[b]);
+  }
+  plainUpTo(Infinity);
+  return out;
+}
+
+/** Whether `text` from `start` to `end` holds only spaces and tabs. */
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9) return false;
+  }
+  return true;
+}
+
+/** The lines from `start` to `end`. */
+function countLines(text: string, start: number, end: number): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n", start); at !== -1 && at < end; at = text.indexOf("\n", at + 1)) {
+    lines++;
+  }
+  return lines;
 }
 
 type InlineToken = ReturnType<typeof markdown.parseInline>[number];
@@ -307,9 +431,17 @@ function withoutTemplateDestinations(line: string): string {
   }
   return line;
 }
-/** Whether a body may hold any of the above (one scan decides whether to go line by line). */
-const MAY_PREPARE = /:::|^(?:import|export)\s|^(?:!!!|\?\?\?)|\{:|\[\[?toc\]|\{\/\*|\]\(\s*\{/im;
-
+/**
+ * Whether a body may hold any of the above, with substring searches (a
+ * case-insensitive pattern of all of them cost more than the rest of the
+ * preparation): braces (MDX comments, attribute lists, template
+ * destinations), `:::`, `[[toc]]` and `[TOC]`, and the line starts.
+ */
+function mayPrepare(body: string): boolean {
+  return body.includes("{") || body.includes(":::") || /\[toc\]/i.test(body) ||
+    LINE_STARTS.test(body);
+}
+const LINE_STARTS = /^(?:import|export|!!!|\?\?\?)/m;
 /**
  * The body without what is not Markdown and that the parser would take for
  * paragraphs, outside fenced code, line by line: MDX `import`/`export`
@@ -320,7 +452,7 @@ const MAY_PREPARE = /:::|^(?:import|export)\s|^(?:!!!|\?\?\?)|\{:|\[\[?toc\]|\{\
  * link's destination, so the link still reads as a link.
  */
 function prepareSource(body: string): string {
-  if (!MAY_PREPARE.test(body)) return body;
+  if (!mayPrepare(body)) return body;
   const lines = body.split("\n");
   const out: string[] = [];
   let fence: string | undefined;

@@ -18,13 +18,17 @@ import type { TextBlock } from "./blocks.ts";
  * an ESM statement, an
  * indented line), or starts with `#` without being a heading of plain text.
  */
-const NOT_SIMPLE =
+export const NOT_SIMPLE =
   /[[\]<>&{}`*_\\|~\r\t\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^(?:[-+=>:]|!!!|\?\?\?|\d{1,9}[.)]|import\b|export\b| +\S|#(?!#{0,5}(?: +[^#\n]*)?$))/m;
 const HEADING = /^(#{1,6})(?: +([^#]*?))? *$/;
+/** {@link NOT_SIMPLE}, to find every place in a text where markup may start. */
+export const NOT_SIMPLE_ALL: RegExp = new RegExp(NOT_SIMPLE.source, "gm");
 
 /**
  * Whether a body holds only plain paragraphs and ATX headings (the blocks
- * {@link parseSimpleBlocks} reads without the parser): two scans of the text.
+ * {@link parseSimpleBlocks} reads without the parser): one scan of the text.
+ * (A hand-written scan with a table per code unit measured twice the
+ * pattern's time: irregexp compiles it to machine code.)
  *
  * @example
  * ```ts
@@ -51,28 +55,52 @@ export function isSimpleBody(body: string): boolean {
 export function parseSimpleBlocks(body: string): TextBlock[] | undefined {
   if (!isSimpleBody(body)) return undefined;
   const blocks: TextBlock[] = [];
-  let paragraph: string[] = [];
+  plainBlocks(body, 0, body.length, blocks);
+  return blocks;
+}
+
+/**
+ * The blocks of `text` from `start` to `end`, which holds only plain
+ * paragraphs, ATX headings and blank lines (the caller has checked it with
+ * {@link NOT_SIMPLE}), appended to `out`: a paragraph's lines lose their
+ * trailing spaces and are joined by line breaks, as the parser gives them.
+ *
+ * @example
+ * ```ts
+ * import { plainBlocks } from "./simple_blocks.ts";
+ * const out: import("./blocks.ts").TextBlock[] = [];
+ * plainBlocks("x\n# Title\nSome text.", 2, 22, out);
+ * out.map((b) => b.text); // ["Title", "Some text."]
+ * ```
+ */
+export function plainBlocks(text: string, start: number, end: number, out: TextBlock[]): void {
+  let paragraph = "";
   const close = () => {
-    if (paragraph.length === 0) return;
-    const text = paragraph.join("\n");
-    blocks.push({ kind: "paragraph", level: 0, text, prose: /[\p{L}\p{N}]/u.test(text) });
-    paragraph = [];
+    if (paragraph === "") return;
+    out.push({
+      kind: "paragraph",
+      level: 0,
+      text: paragraph,
+      prose: /[\p{L}\p{N}]/u.test(paragraph),
+    });
+    paragraph = "";
   };
-  for (const line of body.split("\n")) {
-    if (/^ *$/.test(line)) {
+  for (let at = start; at < end;) {
+    let lineEnd = text.indexOf("\n", at);
+    if (lineEnd === -1 || lineEnd > end) lineEnd = end;
+    let last = lineEnd;
+    while (last > at && text.charCodeAt(last - 1) === 32) last--; // trailing spaces
+    if (last === at) close(); // a blank line (a simple line holds no tabs)
+    else if (text.charCodeAt(at) === 35) { // "#": a heading (NOT_SIMPLE checked its form)
       close();
-      continue;
+      const heading = HEADING.exec(text.slice(at, last))!;
+      const title = (heading[2] ?? "").replace(/ +/g, " ").trim();
+      out.push({ kind: "heading", level: heading[1].length, text: title, prose: false });
+    } else {
+      const line = text.slice(at, last);
+      paragraph = paragraph === "" ? line : `${paragraph}\n${line}`;
     }
-    if (line.startsWith("#")) {
-      const heading = HEADING.exec(line);
-      if (!heading) return undefined;
-      close();
-      const text = (heading[2] ?? "").replace(/ +/g, " ").trim();
-      blocks.push({ kind: "heading", level: heading[1].length, text, prose: false });
-      continue;
-    }
-    paragraph.push(line.replace(/ +$/, ""));
+    at = lineEnd + 1;
   }
   close();
-  return blocks;
 }

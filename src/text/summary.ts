@@ -1,7 +1,7 @@
-import { parsedBlocks, type TextBlock } from "./blocks.ts";
+import { type TextBlock, textBlocks } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
-import { isSimpleBody } from "./simple_blocks.ts";
+import { countWords, plainWords } from "./words.ts";
 
 /** What deriving an item needs of its body's text (SPEC 4). */
 export interface TextSummary {
@@ -20,32 +20,24 @@ export interface TextSummary {
  * such a body are the words of its source: `#` and spaces are no word
  * characters); anything else goes through the parser.
  *
- * @param countWords counts word runs (`fields/reading_time.ts`)
  * @param html whether the body is an HTML document (a `.html` page), not Markdown
  *
  * @example
  * ```ts
  * import { summarizeText } from "./summary.ts";
- * const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
- * summarizeText("# Hello\n\nPlain words here.", countWords);
+ * summarizeText("# Hello\n\nPlain words here.");
  * // { heading: "Hello", prose: "Plain words here.", words: 4 }
  * ```
  */
-export function summarizeText(
-  body: string,
-  countWords: (text: string) => number,
-  html = false,
-): TextSummary {
-  if (html) return summaryOf(htmlDocumentBlocks(body), countWords);
-  if (isSimpleBody(body)) return simpleSummary(body, countWords);
-  return summaryOf(parsedBlocks(body), countWords);
+export function summarizeText(body: string, html = false): TextSummary {
+  if (html) return summaryOf(htmlDocumentBlocks(body));
+  const words = plainWords(body);
+  if (words !== -1) return simpleSummary(body, words);
+  return summaryOf(textBlocks(body));
 }
 
 /** The summary of parsed blocks. */
-function summaryOf(
-  blocks: readonly TextBlock[],
-  countWords: (text: string) => number,
-): TextSummary {
+function summaryOf(blocks: readonly TextBlock[]): TextSummary {
   return {
     heading: firstHeading(blocks),
     prose: firstProse(blocks),
@@ -58,31 +50,45 @@ function summaryOf(
  * without building its blocks: the words of such a body are the words of
  * its source (`#` and spaces are no word characters).
  */
-function simpleSummary(body: string, countWords: (text: string) => number): TextSummary {
+function simpleSummary(body: string, words: number): TextSummary {
   let heading: string | undefined;
   let prose = "";
-  let paragraph = "";
+  // The current paragraph as a range of the body: sliced once, when it ends.
+  let from = -1;
+  let to = -1;
   const close = () => {
-    if (!prose && /[\p{L}\p{N}]/u.test(paragraph)) prose = paragraph.replace(/\s+/g, " ").trim();
-    paragraph = "";
+    if (from !== -1 && !prose) {
+      const paragraph = body.slice(from, to);
+      if (/[\p{L}\p{N}]/u.test(paragraph)) prose = paragraph.replace(/\s+/g, " ").trim();
+    }
+    from = -1;
   };
   // Lines until both are found: the words are counted on the whole body at once.
   for (let start = 0; start <= body.length && (!prose || heading === undefined);) {
     let end = body.indexOf("\n", start);
     if (end === -1) end = body.length;
-    const line = body.slice(start, end);
-    start = end + 1;
-    if (line.trim() === "") close();
-    else if (line.startsWith("#")) {
+    const first = body.charCodeAt(start);
+    if (first === 35) { // "#"
       close();
+      const line = body.slice(start, end);
       const marks = line.indexOf(" ");
       if (heading === undefined && (marks === 1 || (marks === -1 && line === "#"))) {
         const text = marks === -1 ? "" : line.slice(2).replace(/ +/g, " ").trim();
         if (text) heading = text;
       }
-    } else paragraph += `${line}\n`;
+    } else if (first === 32 || start === end) {
+      if (body.slice(start, end).trim() === "") close();
+      else {
+        if (from === -1) from = start;
+        to = end;
+      }
+    } else {
+      if (from === -1) from = start;
+      to = end;
+    }
+    start = end + 1;
     if (end === body.length) break;
   }
   close();
-  return { heading, prose, words: countWords(body) };
+  return { heading, prose, words };
 }
