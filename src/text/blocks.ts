@@ -1,5 +1,6 @@
 import MarkdownIt from "markdown-it";
-import { NOT_SIMPLE_ALL, parseSimpleBlocks, plainBlocks } from "./simple_blocks.ts";
+import { plainBlocks } from "./simple_blocks.ts";
+import { countWords, plainWords } from "./words.ts";
 
 /** One block of a body's rendered text (SPEC 13). */
 export interface TextBlock {
@@ -46,10 +47,125 @@ const markdown = new MarkdownIt("default", { html: true, linkify: false, typogra
  * ```
  */
 export function textBlocks(body: string): TextBlock[] {
-  const simple = parseSimpleBlocks(body);
-  if (simple) return simple;
-  const source = prepareSource(body);
-  return mixedBlocks(source) ?? walkTokens(source, false).blocks;
+  return readBody(body).blocks;
+}
+
+/** A body's blocks and the words of their text, from {@link readBody}. */
+export interface ReadBody {
+  /** The blocks, as {@link textBlocks} gives them. */
+  readonly blocks: TextBlock[];
+  /** Word runs of their text (`countWords` of the plain text). */
+  readonly words: number;
+}
+
+/**
+ * The blocks of a body and their words, the parser reading only what may
+ * hold markup: the body is split at blank lines into chunks, and each chunk
+ * of plain paragraphs and headings (`simple_blocks.ts`) is read without the
+ * parser, its words counted in the scan that finds it plain (`words.ts`).
+ * The parser reads the rest, with a stand-in comment in each plain chunk's
+ * place. After a blank line a plain line starts a new block whatever came
+ * before, unless a fence or an HTML block is still open across it; then the
+ * parse holds the stand-in inside that block, and the whole body is parsed
+ * instead. A differential test holds this to the parser's whole reading.
+ *
+ * @example
+ * ```ts
+ * import { readBody } from "./blocks.ts";
+ * readBody("Plain words.\n\n- a *list*").words; // 4
+ * ```
+ */
+export function readBody(body: string): ReadBody {
+  const chunks = scanChunks(body);
+  let words = 0;
+  let plain = 0;
+  for (const count of chunks.words) {
+    if (count >= 0) {
+      words += count;
+      plain++;
+    }
+  }
+  const all = plain === chunks.words.length;
+  // MDX comments may run across blank lines, and so across a plain chunk: read whole.
+  if (!all && (plain === 0 || body.includes("{/*"))) return wholeBody(body);
+  // The parser's source: each plain chunk replaced by a stand-in line and blank lines.
+  let parsed = "";
+  let from = 0;
+  const standIns: number[] = [];
+  for (let c = 0; c < chunks.starts.length; c++) {
+    if (chunks.words[c] < 0) continue;
+    const lines = countLines(body, chunks.starts[c], chunks.ends[c]);
+    parsed += body.slice(from, chunks.starts[c]) + STAND_IN + "\n".repeat(lines - 1);
+    from = chunks.ends[c];
+    standIns.push(chunks.lines[c]);
+  }
+  const walked = all
+    ? { blocks: [], lines: [], tokens: [] }
+    : walkTokens(prepareSource(parsed + body.slice(from)), false);
+  // Every stand-in must be a block of its own: none inside a fence, an HTML block or a list.
+  let next = 0;
+  for (const token of walked.tokens) {
+    const map = token.map;
+    if (!map || token.nesting === -1) continue;
+    if (token.type === "html_block" && map[1] === map[0] + 1 && standIns.includes(map[0])) continue;
+    while (next < standIns.length && standIns[next] < map[0]) next++;
+    if (next < standIns.length && standIns[next] < map[1]) return wholeBody(body);
+  }
+  // Both lists are in source order: merge them by line.
+  const blocks: TextBlock[] = [];
+  let c = 0;
+  const plainUpTo = (line: number) => {
+    for (; c < chunks.starts.length && chunks.lines[c] < line; c++) {
+      if (chunks.words[c] >= 0) plainBlocks(body, chunks.starts[c], chunks.ends[c], blocks);
+    }
+  };
+  for (let b = 0; b < walked.blocks.length; b++) {
+    plainUpTo(walked.lines[b]);
+    blocks.push(walked.blocks[b]);
+    words += countWords(walked.blocks[b].text); // no word runs across blocks
+  }
+  plainUpTo(Infinity);
+  return { blocks, words };
+}
+
+/** A body read by the parser whole (the lazy inline parse), and its words. */
+function wholeBody(body: string): ReadBody {
+  const blocks = walkTokens(prepareSource(body), false).blocks;
+  let words = 0;
+  for (const block of blocks) words += countWords(block.text);
+  return { blocks, words };
+}
+
+/** A body's chunks between blank lines: ranges, first lines, and words (-1: may hold markup). */
+interface Chunks {
+  readonly starts: number[];
+  readonly ends: number[];
+  readonly lines: number[];
+  readonly words: number[];
+}
+
+/** Splits a body at blank lines (spaces and tabs only) and reads each chunk's words if it is plain. */
+function scanChunks(body: string): Chunks {
+  const chunks: Chunks = { starts: [], ends: [], lines: [], words: [] };
+  let line = 0;
+  let open = false;
+  for (let at = 0; at <= body.length;) {
+    let lineEnd = body.indexOf("\n", at);
+    if (lineEnd === -1) lineEnd = body.length;
+    if (isBlank(body, at, lineEnd)) open = false;
+    else if (!open) {
+      chunks.starts.push(at);
+      chunks.ends.push(lineEnd);
+      chunks.lines.push(line);
+      open = true;
+    } else chunks.ends[chunks.ends.length - 1] = lineEnd;
+    at = lineEnd + 1;
+    line++;
+  }
+  for (let c = 0; c < chunks.starts.length; c++) {
+    chunks.words.push(plainWords(body, chunks.starts[c], chunks.ends[c]));
+  }
+  return chunks;
 }
 
 /**
@@ -81,7 +197,7 @@ interface Walked {
 /** Parses prepared source and walks its tokens into text blocks (SPEC 13). */
 function walkTokens(source: string, eager: boolean): Walked {
   const env: MarkdownEnv = {};
-  const tokens = eager ? markdown.parse(source, env) : blockParser.parse(source, env);
+  const tokens = eager ? markdown.parse(source, env) : blockParser.parse(normalized(source), env);
   const inlineOf = (token: InlineToken) => inlineTextOf(token, env);
   const blocks: TextBlock[] = [];
   const lines: number[] = [];
@@ -172,86 +288,10 @@ function walkTokens(source: string, eager: boolean): Walked {
  */
 const STAND_IN = "<!-- -->";
 
-/**
- * The blocks of prepared source, with the parser reading only what may
- * hold markup: the source is split at blank lines, and each run of plain
- * paragraphs and headings (`simple_blocks.ts`) is read without the parser,
- * the parser reading the rest with a stand-in comment in the run's place.
- * After a blank line a plain line starts a new block whatever came before,
- * unless a fence or an HTML block is still open across it; then the parse
- * holds the stand-in inside that block, and the whole source is parsed
- * instead (`undefined`).
- */
-function mixedBlocks(source: string): TextBlock[] | undefined {
-  // Chunks between blank lines, as [start, end) ranges of the source, and the line each starts on.
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const firstLines: number[] = [];
-  let line = 0;
-  let chunk = -1;
-  for (let at = 0; at <= source.length;) {
-    let lineEnd = source.indexOf("\n", at);
-    if (lineEnd === -1) lineEnd = source.length;
-    if (isBlank(source, at, lineEnd)) chunk = -1;
-    else if (chunk === -1) {
-      chunk = starts.push(at) - 1;
-      ends.push(lineEnd);
-      firstLines.push(line);
-    } else ends[chunk] = lineEnd;
-    at = lineEnd + 1;
-    line++;
-  }
-  // A chunk is plain unless markup may start in it: one scan of the whole source.
-  const marked = new Uint8Array(starts.length);
-  NOT_SIMPLE_ALL.lastIndex = 0;
-  for (let c = 0; c < starts.length;) {
-    const match = NOT_SIMPLE_ALL.exec(source);
-    if (!match) break;
-    while (c < starts.length && ends[c] <= match.index) c++;
-    if (c === starts.length) break;
-    if (match.index >= starts[c]) {
-      marked[c] = 1;
-      NOT_SIMPLE_ALL.lastIndex = ends[c]; // one place is enough: on to the next chunk
-      c++;
-    } else NOT_SIMPLE_ALL.lastIndex = starts[c];
-  }
-  if (!marked.includes(0)) return walkTokens(source, false).blocks;
-  // The parser's source: each plain chunk replaced by a stand-in line and blank lines.
-  let parsed = "";
-  let from = 0;
-  const standIns: number[] = [];
-  for (let c = 0; c < starts.length; c++) {
-    if (marked[c]) continue;
-    const lines = countLines(source, starts[c], ends[c]);
-    parsed += source.slice(from, starts[c]) + STAND_IN + "\n".repeat(lines - 1);
-    from = ends[c];
-    standIns.push(firstLines[c]);
-  }
-  parsed += source.slice(from);
-  const walked = walkTokens(parsed, false);
-  // Every stand-in must be a block of its own: none inside a fence, an HTML block or a list.
-  let next = 0;
-  for (const token of walked.tokens) {
-    const map = token.map;
-    if (!map || token.nesting === -1) continue;
-    if (token.type === "html_block" && map[1] === map[0] + 1 && standIns.includes(map[0])) continue;
-    while (next < standIns.length && standIns[next] < map[0]) next++;
-    if (next < standIns.length && standIns[next] < map[1]) return undefined;
-  }
-  // Both lists are in source order: merge them by line.
-  const out: TextBlock[] = [];
-  let c = 0;
-  const plainUpTo = (line: number) => {
-    for (; c < starts.length && firstLines[c] < line; c++) {
-      if (!marked[c]) plainBlocks(source, starts[c], ends[c], out);
-    }
-  };
-  for (let b = 0; b < walked.blocks.length; b++) {
-    plainUpTo(walked.lines[b]);
-    out.push(walked.blocks[b]);
-  }
-  plainUpTo(Infinity);
-  return out;
+/** What markdown-it's normalize rule makes of a source: line breaks as LF, NUL as U+FFFD. */
+function normalized(source: string): string {
+  if (!source.includes("\r") && !source.includes("\0")) return source;
+  return source.replace(/\r\n?/g, "\n").replace(/\0/g, "\uFFFD");
 }
 
 /** Whether `text` from `start` to `end` holds only spaces and tabs. */
@@ -277,7 +317,9 @@ type MarkdownEnv = Parameters<typeof markdown.parse>[1];
 
 /** The same parser without the inline pass: the blocks, their inline text unparsed. */
 const blockParser = new MarkdownIt("default", { html: true, linkify: false, typographer: false });
-blockParser.core.ruler.disable(["inline", "text_join"]);
+// normalize too: walkTokens does it only where a body has a CR or a NUL (it
+// was a regular-expression pass over every body).
+blockParser.core.ruler.disable(["normalize", "inline", "text_join"]);
 
 /**
  * A character that may start inline markup or change inline text: escapes,
@@ -444,7 +486,8 @@ function mayPrepare(body: string): boolean {
 const LINE_STARTS = /^(?:import|export|!!!|\?\?\?)/m;
 /**
  * The body without what is not Markdown and that the parser would take for
- * paragraphs, outside fenced code, line by line: MDX `import`/`export`
+ * paragraphs, outside fenced code, line by line (each line taken out is
+ * left empty, so every line keeps its number): MDX `import`/`export`
  * statements (each to the first blank line after it), MDX comments
  * (`{/* … *\/}`), admonition fence lines (`:::`; MkDocs' `!!!` lines, their
  * indented content moved out of what would be a code block), tables of
@@ -454,6 +497,7 @@ const LINE_STARTS = /^(?:import|export|!!!|\?\?\?)/m;
 function prepareSource(body: string): string {
   if (!mayPrepare(body)) return body;
   const lines = body.split("\n");
+  // A line taken out leaves an empty line: the lines keep their numbers.
   const out: string[] = [];
   let fence: string | undefined;
   let inEsm = false;
@@ -467,7 +511,10 @@ function prepareSource(body: string): string {
     }
     if (inComment) {
       const end = line.indexOf("*/}");
-      if (end === -1) continue;
+      if (end === -1) {
+        out.push("");
+        continue;
+      }
       inComment = false;
       line = line.slice(end + 3);
     }
@@ -478,11 +525,17 @@ function prepareSource(body: string): string {
         inComment = true;
         line = line.slice(0, open);
       }
-      if (line.trim() === "") continue;
+      if (line.trim() === "") {
+        out.push("");
+        continue;
+      }
     }
     if (inEsm) {
       if (line.trim() === "") inEsm = false;
-      else continue;
+      else {
+        out.push("");
+        continue;
+      }
     }
     if (inAdmonition) {
       if (/^(?: {4}|\t)/.test(line)) line = line.replace(/^(?: {4}|\t)/, "");
@@ -494,14 +547,15 @@ function prepareSource(body: string): string {
       out.push(line);
     } else if (ESM.test(line)) {
       inEsm = true;
+      out.push("");
     } else if (MKDOCS_ADMONITION.test(line)) {
       inAdmonition = true;
       out.push("");
     } else if (NOT_TEXT_LINE.test(line)) {
-      if (/^\s*\{:toc\}/i.test(line) && TOC_ITEM.test(out.at(-1) ?? "")) out.pop();
-    } else if (!ADMONITION.test(line)) {
-      out.push(line.includes("](") ? withoutTemplateDestinations(line) : line);
-    }
+      if (/^\s*\{:toc\}/i.test(line) && TOC_ITEM.test(out.at(-1) ?? "")) out[out.length - 1] = "";
+      out.push("");
+    } else if (ADMONITION.test(line)) out.push("");
+    else out.push(line.includes("](") ? withoutTemplateDestinations(line) : line);
   }
   return out.join("\n");
 }

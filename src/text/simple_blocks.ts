@@ -21,8 +21,6 @@ import type { TextBlock } from "./blocks.ts";
 export const NOT_SIMPLE =
   /[[\]<>&{}`*_\\|~\r\t\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^(?:[-+=>:]|!!!|\?\?\?|\d{1,9}[.)]|import\b|export\b| +\S|#(?!#{0,5}(?: +[^#\n]*)?$))/m;
 const HEADING = /^(#{1,6})(?: +([^#]*?))? *$/;
-/** {@link NOT_SIMPLE}, to find every place in a text where markup may start. */
-export const NOT_SIMPLE_ALL: RegExp = new RegExp(NOT_SIMPLE.source, "gm");
 
 /**
  * Whether a body holds only plain paragraphs and ATX headings (the blocks

@@ -1,4 +1,4 @@
-import { type TextBlock, textBlocks } from "./blocks.ts";
+import { readBody, type TextBlock } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
 import { countWords, plainWords } from "./words.ts";
@@ -33,7 +33,8 @@ export function summarizeText(body: string, html = false): TextSummary {
   if (html) return summaryOf(htmlDocumentBlocks(body));
   const words = plainWords(body);
   if (words !== -1) return simpleSummary(body, words);
-  return summaryOf(textBlocks(body));
+  const read = readBody(body);
+  return { heading: firstHeading(read.blocks), prose: firstProse(read.blocks), words: read.words };
 }
 
 /** The summary of parsed blocks. */

@@ -92,7 +92,7 @@ function isWordPoint(point: number): boolean {
  * those of its source: `#` and spaces are no word characters), or -1 when
  * the body may hold anything else: one scan that is {@link countWords}
  * and `isSimpleBody` (`simple_blocks.ts`) at once, a differential test
- * holds it to the two.
+ * holds it to the two. `start` and `end` read a range of lines of `body`.
  *
  * @example
  * ```ts
@@ -101,11 +101,11 @@ function isWordPoint(point: number): boolean {
  * plainWords("A [link](x)."); // -1
  * ```
  */
-export function plainWords(body: string): number {
+export function plainWords(body: string, start = 0, end: number = body.length): number {
   let count = 0;
-  const length = body.length;
-  if (length > 0 && !plainLineStart(body, 0)) return -1;
-  let i = 0;
+  const length = end;
+  if (start < length && !plainLineStart(body, start)) return -1;
+  let i = start;
   while (i < length) {
     let code = body.charCodeAt(i);
     let kind = KIND[code];
