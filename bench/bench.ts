@@ -4,10 +4,11 @@
 // load generator (wrk when installed, else autocannon in this Node process)
 // targets 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5] [--repeats 3]
-//        [--only cold] [--compare <git ref>]
+//        [--only cold] [--compare <git ref>] [--markup 0.5]
 // --only cold: the cold-start rows only. --compare: also cold starts of the
 // project at that commit (checked out into a temporary worktree), on the
-// same site, interleaved: the before and after of a change.
+// same site, interleaved: the before and after of a change. --markup: the
+// share of bodies with the markup of real documentation (0: plain prose only).
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -31,6 +32,7 @@ const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
 const coldOnly = args.get("only") === "cold";
+const markupShare = Number(args.get("markup") ?? 0.5);
 const compareRef = args.get("compare");
 const command = (script: string, ...rest: string[]) => runtimeCommand(runtime, script, ...rest);
 
@@ -179,7 +181,7 @@ for (const size of sizes) {
   const site = await mkdtemp(join(tmpdir(), `content-feed-bench-${size}-`));
   const scratch = await mkdtemp(join(tmpdir(), "content-feed-bench-bytes-"));
   try {
-    const paths = await generateSite(site, size, 42);
+    const paths = await generateSite(site, size, 42, markupShare);
     const config = join(site, "services.yaml");
     const env = { CONTENT_CONFIG: config };
 
@@ -374,6 +376,7 @@ const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].l
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
 console.log(
   `\ncontent-feed benchmark · servers under ${runtime} · load by ${wrk ? "wrk" : "autocannon"}, ` +
+    `${markupShare * 100}% of bodies with markup, ` +
     `${seconds} s a run · medians of ${repeats} cold starts and of ${repeats} interleaved rounds`,
 );
 console.log(line(header));

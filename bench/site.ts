@@ -27,8 +27,17 @@ export const CONFIG = `parameters:
     plugins: { academy: ~, blog: ~, docs: ~, faq: ~, pages: ~, api: ~, sitemap: ~ }
 `;
 
-/** Writes a site of about `count` content files under `root`; returns the file paths. */
-export async function generateSite(root: string, count: number, seed = 42): Promise<string[]> {
+/**
+ * Writes a site of about `count` content files under `root`; returns the
+ * file paths. `markupShare` is the share of bodies that hold the markup of real
+ * documentation (the rest are plain paragraphs under a heading).
+ */
+export async function generateSite(
+  root: string,
+  count: number,
+  seed = 42,
+  markupShare = 0.5,
+): Promise<string[]> {
   const random = mulberry32(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const sentence = (words: number) =>
@@ -58,7 +67,7 @@ export async function generateSite(root: string, count: number, seed = 42): Prom
   ];
   const body = () => {
     const words = 150 + Math.floor(random() * 750);
-    const rich = random() < 0.5;
+    const rich = random() < markupShare;
     const out: string[] = [`# ${pick(WORDS)} ${pick(WORDS)}`, ""];
     let line: string[] = [];
     for (let i = 0; i < words; i++) {

@@ -69,14 +69,15 @@ export interface ReadBody {
  * parse holds the stand-in inside that block, and the whole body is parsed
  * instead. A differential test holds this to the parser's whole reading.
  *
+ * @param chunks the body's chunks, when the caller has scanned them
+ *
  * @example
  * ```ts
  * import { readBody } from "./blocks.ts";
  * readBody("Plain words.\n\n- a *list*").words; // 4
  * ```
  */
-export function readBody(body: string): ReadBody {
-  const chunks = scanChunks(body);
+export function readBody(body: string, chunks: Chunks = scanChunks(body)): ReadBody {
   let words = 0;
   let plain = 0;
   for (const count of chunks.words) {
@@ -137,15 +138,24 @@ function wholeBody(body: string): ReadBody {
 }
 
 /** A body's chunks between blank lines: ranges, first lines, and words (-1: may hold markup). */
-interface Chunks {
+export interface Chunks {
   readonly starts: number[];
   readonly ends: number[];
   readonly lines: number[];
   readonly words: number[];
 }
 
-/** Splits a body at blank lines (spaces and tabs only) and reads each chunk's words if it is plain. */
-function scanChunks(body: string): Chunks {
+/**
+ * Splits a body at blank lines (spaces and tabs only) and reads each
+ * chunk's words if it is plain (`-1` where markup may start).
+ *
+ * @example
+ * ```ts
+ * import { scanChunks } from "./blocks.ts";
+ * scanChunks("Plain words.\n\n- a list").words; // [2, -1]
+ * ```
+ */
+export function scanChunks(body: string): Chunks {
   const chunks: Chunks = { starts: [], ends: [], lines: [], words: [] };
   let line = 0;
   let open = false;
