@@ -48,6 +48,7 @@ export function createContentFilesLoader(
   );
   let commits = new Map<string, CommitDates>();
   let shallow = false;
+  let gitDates: Promise<void> | undefined;
   const loader = createLoader<IndexedFile>(config, {
     prepare: (parsed, shown, extra) =>
       indexFile(parsed, shown, {
@@ -56,6 +57,7 @@ export function createContentFilesLoader(
         context: { authorNames: authorNames[parsed.plugin], git: extra as CommitDates | undefined },
       }),
     extraFor: (shown) => commits.get(shown),
+    beforeRead: () => gitDates,
     helper: {
       url: new URL("./read_worker.ts", import.meta.url),
       data: { keepBody, authorNames } satisfies ReadWorkerData,
@@ -67,11 +69,13 @@ export function createContentFilesLoader(
     foldersChanged: () => loader.foldersChanged(),
     async load(paths, reread) {
       if (config.git) {
+        // git runs while the loader lists the folders; files are read once it has answered.
         const named = paths?.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
-        const dates = await readGitDates(config.root, named);
-        if (dates && named) { for (const [path, date] of dates.files) commits.set(path, date); }
-        else commits = new Map(dates?.files ?? []);
-        shallow = dates?.shallow ?? false;
+        gitDates = readGitDates(config.root, named).then((dates) => {
+          if (dates && named) { for (const [path, date] of dates.files) commits.set(path, date); }
+          else commits = new Map(dates?.files ?? []);
+          shallow = dates?.shallow ?? false;
+        });
       }
       const loaded = await loader.load(paths, reread);
       if (!shallow) return loaded;

@@ -1,6 +1,9 @@
 // Commit dates of content files (SPEC 4 "Git dates"): from one `git log`
 // over the content root, never one process per file.
 import { execFile } from "node:child_process";
+import { stat } from "node:fs/promises";
+import process from "node:process";
+import { dirname } from "../util/path.ts";
 
 /** A file's commit dates, epoch ms. */
 export interface CommitDates {
@@ -16,6 +19,24 @@ export interface GitDates {
   readonly files: ReadonlyMap<string, CommitDates>;
   /** Whether the clone is shallow (then no file has a first-commit date). */
   readonly shallow: boolean;
+}
+
+/**
+ * Whether `root` may be in a git work tree: a `.git` in it or a folder
+ * above it, or a `GIT_DIR` set. A few stats, where starting `git` to learn
+ * that the content is not in a repository cost tens of milliseconds of a
+ * cold start.
+ */
+async function inWorkTree(root: string): Promise<boolean> {
+  if (process.env.GIT_DIR) return true;
+  for (let dir = root;; dir = dirname(dir)) {
+    try {
+      await stat(`${dir === "/" ? "" : dir}/.git`);
+      return true;
+    } catch {
+      if (dir === "/" || dir === "." || dirname(dir) === dir) return false;
+    }
+  }
 }
 
 /** Paths asked for by name at most; more, and the whole tree is asked for. */
@@ -53,6 +74,7 @@ export async function readGitDates(
   root: string,
   paths?: readonly string[],
 ): Promise<GitDates | undefined> {
+  if (!(await inWorkTree(root))) return undefined;
   const named = paths && paths.length <= MAX_NAMED ? paths : undefined;
   const scope = named ? ["--", ...named] : ["--", "."];
   let head: string, log: string, status: string;

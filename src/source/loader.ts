@@ -70,6 +70,12 @@ export interface LoaderOptions<T> {
    */
   readonly extraFor?: (shown: string) => unknown;
   /**
+   * Awaited after listing and before any file is read: what `extraFor`
+   * answers from may still be on its way (commit dates from a `git log`
+   * that runs while the folders are listed).
+   */
+  readonly beforeRead?: () => Promise<unknown> | undefined;
+  /**
    * A helper that shares a large first load with a second core, where the
    * runtime has `Worker` (Deno, Bun; Node reads on the main thread).
    */
@@ -103,7 +109,7 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper, extraFor } = options;
+  const { prepare, helper, extraFor, beforeRead } = options;
   let cache = new Map<string, Entry<T>>();
   let listingWarnings: Warning[] = [];
   let folderStamps = new Map<string, number>();
@@ -202,6 +208,7 @@ export function createLoader<T extends object>(
       }
     }
     irregular = listed.some(({ listing }) => listing.irregular);
+    await beforeRead?.();
     for (const { plugin, shown, found } of listed) {
       for (const file of found) {
         const old = cache.get(file.abs);
@@ -226,6 +233,7 @@ export function createLoader<T extends object>(
       // and one read. Anything else (a folder, a link, a plugin folder or one
       // above it, a file that replaced a folder, something that is not a
       // regular file) is listed again in full, which reads only what changed.
+      await beforeRead?.();
       const next = new Map(cache);
       const todo: ReadJob[] = [];
       let removed = false;
