@@ -174,6 +174,16 @@ describe("SPEC 4: checksum", () => {
       assert.equal((await get(s, "/docs/bom.json")).checksum, sha256(bytes));
     });
   });
+
+  it('matches the published SHA-256 test vector (FIPS 180-2, "abc")', async () => {
+    await withSite({ "docs/abc.md": "abc" }, (s) => {
+      assert.equal(
+        s.api.index.byPath.get("docs/abc")!.checksum,
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+      );
+      return Promise.resolve();
+    });
+  });
 });
 
 describe("SPEC 4: title and description", () => {

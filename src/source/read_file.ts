@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_FILE_SIZE } from "../config.ts";
 import { forEachConcurrently } from "../util/concurrency.ts";
-import { sha256Hex } from "../util/hash.ts";
+import { setImmediate } from "node:timers";
+import { fileChecksum } from "./file_hash.ts";
 import { formatSize } from "../util/size.ts";
 import { type FileRead, readRegularFile, readRegularFileSync } from "./read_regular.ts";
 import { parseBody, parseFile } from "./parse.ts";
@@ -84,7 +85,7 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     }); left out`;
     return { abs, result: warning(message), mtime, size };
   }
-  const checksum = await sha256Hex(read.bytes);
+  const checksum = fileChecksum(read.bytes);
   const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
   return { abs, result: parseFile(read.bytes, meta, job.shown), mtime, size };
 }
@@ -114,7 +115,7 @@ export async function readBody(
     return undefined;
   }
   if (read.kind !== "file") return undefined;
-  return await sha256Hex(read.bytes) === checksum ? parseBody(read.bytes) : undefined;
+  return fileChecksum(read.bytes) === checksum ? parseBody(read.bytes) : undefined;
 }
 
 /**
@@ -139,5 +140,19 @@ export async function readContentFiles(
   done: (result: ReadResult, job: ReadJob) => void,
   blocking = false,
 ): Promise<void> {
-  await forEachConcurrently(next, async (job) => done(await readContentFile(job, blocking), job));
+  if (!blocking) {
+    await forEachConcurrently(next, async (job) => done(await readContentFile(job, false), job));
+    return;
+  }
+  // Blocking reads never wait on anything, so nothing else would run until
+  // the last file: every few files, let the event loop deliver what the
+  // start-up helper sent (its results, and its asking for the next batch).
+  let count = 0;
+  for (let job = next(); job !== undefined; job = next()) {
+    done(await readContentFile(job, true), job);
+    if (++count % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
+
+/** Files read between two turns of the event loop in a blocking load. */
+const YIELD_EVERY = 16;

@@ -1,7 +1,7 @@
-import { readBody, scanChunks, type TextBlock } from "./blocks.ts";
+import { readBody, type TextBlock } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
-import { countWords } from "./words.ts";
+import { countWords, plainWords } from "./words.ts";
 
 /** What deriving an item needs of its body's text (SPEC 4). */
 export interface TextSummary {
@@ -31,16 +31,10 @@ export interface TextSummary {
  */
 export function summarizeText(body: string, html = false): TextSummary {
   if (html) return summaryOf(htmlDocumentBlocks(body));
-  // One scan finds the plain chunks and counts their words; a body of plain
-  // chunks only (and no tab, which the one-pass reading below does not take
-  // for a blank) needs no blocks at all.
-  const chunks = scanChunks(body);
-  if (!chunks.words.includes(-1) && !body.includes("\t")) {
-    let words = 0;
-    for (const count of chunks.words) words += count;
-    return simpleSummary(body, words);
-  }
-  const read = readBody(body, chunks);
+  // A body of plain prose is read in one tight scan; any other, chunk by chunk.
+  const words = plainWords(body);
+  if (words !== -1) return simpleSummary(body, words);
+  const read = readBody(body);
   return { heading: firstHeading(read.blocks), prose: firstProse(read.blocks), words: read.words };
 }
 
