@@ -14,6 +14,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["text", /^src\/text\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
+  ["journal", /^src\/journal\//],
   ["feed", /^src\/feed\//],
   ["http", /^src\/http\//],
   [

@@ -84,6 +84,13 @@ export interface ContentConfig {
   readonly git: boolean;
   /** Free-text description of the site (`llms.txt`). */
   readonly description: string | undefined;
+  /**
+   * Absolute folder of the sync journal (`state`): default `.content-feed`
+   * beside the config file, or in the content root for a config object.
+   */
+  readonly state: string;
+  /** Days a deletion stays in the journal (`retention`, default 90). */
+  readonly retention: number;
 }
 
 /** `max_file_size` when the config sets none: 10 MB. */
@@ -112,6 +119,8 @@ const TOP_KEYS = new Set([
   "max_file_size",
   "git",
   "description",
+  "state",
+  "retention",
 ]);
 const PLUGIN_KEYS = new Set(["path", "include", "exclude", "orphans", "permalink", "authors"]);
 /** The placeholders a `permalink` pattern may hold (SPEC 4 `url`). */
@@ -216,6 +225,14 @@ export function validateConfig(
   }
   const path = config.path ?? ".";
   if (typeof path !== "string" || path === "") fail("path", "a folder path string", path);
+  const state = config.state;
+  if (state != null && (typeof state !== "string" || state === "")) {
+    fail("state", "a folder path string", state);
+  }
+  const retention = config.retention ?? 90;
+  if (typeof retention !== "number" || !(retention > 0) || !Number.isFinite(retention)) {
+    fail("retention", "a positive number of days", retention);
+  }
   const plugins = config.plugins;
   if (!isMap(plugins)) fail("plugins", "a map of plugin names", plugins);
   const enabled: ContentPluginConfig[] = [];
@@ -292,6 +309,14 @@ export function validateConfig(
     maxFileSize: maxFileSize!,
     git: git as boolean,
     description: (description as string | null) ?? undefined,
+    // Beside the config file; a config given as an object has none, so
+    // its journal goes in the content root (a dot folder is never content).
+    state: state != null
+      ? resolvePath(baseDir, state as string)
+      : source === "options"
+      ? resolvePath(resolvePath(baseDir, path as string), ".content-feed")
+      : resolvePath(baseDir, ".content-feed"),
+    retention: retention as number,
   };
 }
 

@@ -8,7 +8,15 @@ import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { createWarningLog } from "./log.ts";
-import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
+import {
+  journalFromSnapshot,
+  readSnapshotFile,
+  type Snapshot,
+  snapshotFiles,
+  snapshotSettings,
+} from "./snapshot.ts";
+import { createJournal, type Journal } from "./journal/journal.ts";
+import { formatCursor } from "./journal/cursor.ts";
 import { createContentFilesLoader } from "./content_loader.ts";
 import type { Loaded } from "./source/loader.ts";
 import { readBody } from "./source/read_file.ts";
@@ -73,6 +81,8 @@ export interface ContentApi {
   fetch(request: Request): Promise<Response>;
   /** The index that requests are answered from now. */
   readonly index: Index;
+  /** The change journal's position as of that index: the feed's `meta.cursor` (SPEC 12). */
+  readonly cursor: string;
   /** The resolved configuration (`undefined` when serving a snapshot). */
   readonly config: ContentConfig | undefined;
   /**
@@ -132,11 +142,21 @@ export async function createService(
   let settings: IndexSettings;
   let load: Load;
   let foldersChanged = () => false;
+  let journal: Journal;
+  let builtAt = now;
+  const logWarning = (message: string) => logger.warn(`warning: ${message}`);
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
       : options.snapshot;
     settings = snapshotSettings(snapshot);
+    // Every replica of one snapshot answers alike: its build time, its journal's cursors.
+    builtAt = () => snapshot.builtAt;
+    journal = createJournal({
+      initial: journalFromSnapshot(snapshot.journal),
+      retentionDays: Infinity,
+      warn: logWarning,
+    });
     const files = snapshotFiles(snapshot);
     load = () =>
       Promise.resolve({
@@ -161,6 +181,11 @@ export async function createService(
     });
     load = (paths, reread) => loader.load(paths, reread);
     foldersChanged = () => loader.foldersChanged();
+    journal = createJournal({
+      folder: config.state,
+      retentionDays: config.retention,
+      warn: logWarning,
+    });
   }
   const baseUrl = resolveBaseUrl(settings.url, options.baseUrl);
 
@@ -172,19 +197,34 @@ export async function createService(
     reloaded = { listed: loaded.listed, irregular: loaded.irregular };
     // Unchanged content keeps its index, so `generated` and every ETag stay put.
     if (previous && !loaded.changed) return previous;
-    const next = buildIndex(loaded.files, settings, now(), {
+    const next = buildIndex(loaded.files, settings, builtAt(), {
       previous,
       warnings: loaded.warnings,
     });
     log(next.warnings);
     return next;
   };
-  let index = await build();
+  /**
+   * Swaps in a new index with its journal: the journal is written first
+   * (SPEC 12), then both are assigned in one step, so no request sees an
+   * index without its journal or a cursor for a change not yet durable.
+   */
+  const swap = (next: Index) => {
+    if (next === index) return next;
+    const state = options.snapshot === undefined ? journal.record(next, now()) : journal.state;
+    index = next;
+    journalState = state;
+    return next;
+  };
+  let index: Index | undefined;
+  let journalState = journal.state;
+  index = swap(await build());
   let pending: Promise<Index> | undefined;
   const root = config?.root;
   const fileOf = (item: Item) => `${root}/${item.file}`;
   const handle = createHandler({
-    index: () => index,
+    index: () => index!,
+    journal: () => journalState,
     baseUrl,
     cors: options.cors ?? true,
     cacheControl: options.cacheControl ?? "public, max-age=60",
@@ -203,7 +243,7 @@ export async function createService(
   // Reloads queue behind each other; the swap is one assignment, so a request
   // sees the old index or the new one, never a half-built one.
   function reload(paths?: readonly string[], reread = false): Promise<Index> {
-    const run = () => build(index, paths, reread).then((next) => (index = next));
+    const run = () => build(index, paths, reread).then(swap);
     pending = (pending ?? Promise.resolve(index)).then(run, run);
     return pending;
   }
@@ -227,12 +267,16 @@ export async function createService(
   const api: ContentApi = {
     fetch: (request) => Promise.resolve(handle(request)),
     get index() {
-      return index;
+      return index!;
+    },
+    get cursor() {
+      return formatCursor(journalState.id, journalState.head);
     },
     config,
     reload,
     close() {
       stopLive?.();
+      journal.close();
     },
   };
   return { api, handle };

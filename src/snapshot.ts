@@ -7,6 +7,9 @@ import { readText, writeText } from "./source/fs.ts";
 import { createContentFilesLoader } from "./content_loader.ts";
 import type { ParsedFile, Warning } from "./source/parsed_file.ts";
 import { compareText } from "./util/compare.ts";
+import { contentPath } from "./util/path.ts";
+import { createJournal } from "./journal/journal.ts";
+import type { JournalState } from "./journal/state.ts";
 
 /**
  * One served file in a snapshot: where it was, its derived fields and its
@@ -32,12 +35,80 @@ export interface SnapshotFile {
 export interface Snapshot {
   /** Always `content-feed-snapshot`. */
   readonly format: "content-feed-snapshot";
-  /** The format version: 2 holds no front matter and no drafts. */
-  readonly version: 2;
+  /** The format version: 3 carries its change journal and build time; 2 held no journal. */
+  readonly version: 3;
   /** What the index keeps of the configuration it was made with. */
   readonly settings: IndexSettings;
+  /** Epoch ms the snapshot was made: every replica serves it as `meta.generated`. */
+  readonly builtAt: number;
   /** The served files, by plugin and path. */
   readonly files: readonly SnapshotFile[];
+  /** The change journal (SPEC 12), continued from the previous snapshot's when there was one. */
+  readonly journal: SnapshotJournal;
+}
+
+/** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted]`. */
+export interface SnapshotJournal {
+  readonly id: string;
+  readonly head: number;
+  readonly horizon: number;
+  readonly entries: readonly (readonly [
+    string,
+    number,
+    number,
+    string,
+    string,
+    string,
+    number | null,
+  ])[];
+}
+
+/**
+ * A journal state as a snapshot stores it, ids in order.
+ *
+ * @example
+ * ```ts
+ * import { journalToSnapshot } from "./snapshot.ts";
+ * import { emptyJournal } from "./journal/state.ts";
+ * journalToSnapshot(emptyJournal("j1")); // { id: "j1", head: 0, horizon: 0, entries: [] }
+ * ```
+ */
+export function journalToSnapshot(state: JournalState): SnapshotJournal {
+  return {
+    id: state.id,
+    head: state.head,
+    horizon: state.horizon,
+    entries: [...state.entries].sort((a, b) => compareText(a[0], b[0])).map((
+      [id, e],
+    ) => [id, e.seq, e.born, e.key, e.type, e.category, e.deleted] as const),
+  };
+}
+
+/**
+ * A snapshot's journal as a state to answer from.
+ *
+ * @example
+ * ```ts
+ * import { journalFromSnapshot } from "./snapshot.ts";
+ * journalFromSnapshot({ id: "j1", head: 0, horizon: 0, entries: [] }).head; // 0
+ * ```
+ */
+export function journalFromSnapshot(journal: SnapshotJournal): JournalState {
+  return {
+    id: journal.id,
+    head: journal.head,
+    horizon: journal.horizon,
+    entries: new Map(
+      journal.entries.map(([id, seq, born, key, type, category, deleted]) => [id, {
+        seq,
+        born,
+        key,
+        type,
+        category,
+        deleted,
+      }]),
+    ),
+  };
 }
 
 /**
@@ -60,22 +131,35 @@ export interface Snapshot {
 export function makeSnapshot(
   settings: IndexSettings,
   files: readonly (IndexedFile | ParsedFile)[],
+  builtAt = 0,
+  previous?: JournalState,
+  retentionDays = 90,
 ): Snapshot {
   const prefix = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const indexed = files.map((file) =>
     "fields" in file
       ? file
-      : indexFile(file, `${prefix.get(file.plugin)}/${file.path}`, { keepBody: true })
+      : indexFile(file, contentPath(prefix.get(file.plugin)!, file.path), { keepBody: true })
   );
-  const served = new Set(buildIndex(indexed, settings, 0).items.map((item) => item.file));
+  const index = buildIndex(indexed, settings, builtAt);
+  const served = new Set(index.items.map((item) => item.file));
   const kept: SnapshotFile[] = [];
   for (const { plugin, path, checksum, mtime, fields, body } of indexed) {
-    if (!served.has(`${prefix.get(plugin)}/${path}`)) continue;
+    if (!served.has(contentPath(prefix.get(plugin)!, path))) continue;
     kept.push({ plugin, path, checksum, mtime, fields, body: body ?? "" });
   }
-  return { format: "content-feed-snapshot", version: 2, settings, files: kept };
+  // The journal goes on from the previous snapshot's (SPEC 12 "Edges and replicas").
+  const journal = createJournal({ initial: previous, retentionDays, warn: () => {} });
+  journal.record(index, builtAt);
+  return {
+    format: "content-feed-snapshot",
+    version: 3,
+    settings,
+    builtAt,
+    files: kept,
+    journal: journalToSnapshot(journal.state),
+  };
 }
-
 /**
  * The files of a snapshot, ready for `buildIndex`: their fields come from
  * the snapshot, not from front matter it does not hold.
@@ -105,17 +189,21 @@ export function snapshotFiles(snapshot: Snapshot): IndexedFile[] {
  * ```
  */
 export function snapshotSettings(snapshot: Snapshot): IndexSettings {
-  if ((snapshot as { version?: unknown })?.version === 1) {
+  const version = (snapshot as { version?: unknown })?.version;
+  if (version === 1 || version === 2) {
     throw new ConfigError(
-      "snapshot: version 1 (it may hold drafts and front matter); write it again with the snapshot command",
+      `snapshot: version ${version} (${
+        version === 1 ? "it may hold drafts and front matter" : "it has no change journal"
+      }); write it again with the snapshot command`,
     );
   }
   if (
-    snapshot?.format !== "content-feed-snapshot" || snapshot.version !== 2 ||
-    !Array.isArray(snapshot.files) || !Array.isArray(snapshot.settings?.plugins)
+    snapshot?.format !== "content-feed-snapshot" || snapshot.version !== 3 ||
+    !Array.isArray(snapshot.files) || !Array.isArray(snapshot.settings?.plugins) ||
+    !Array.isArray(snapshot.journal?.entries) || typeof snapshot.builtAt !== "number"
   ) {
     throw new ConfigError(
-      "snapshot: expected a content-feed snapshot (format content-feed-snapshot, version 2)",
+      "snapshot: expected a content-feed snapshot (format content-feed-snapshot, version 3)",
     );
   }
   return snapshot.settings;
@@ -155,13 +243,26 @@ export async function readSnapshotFile(path: string): Promise<Snapshot> {
 export async function writeSnapshotFile(
   configFile: string,
   out: string,
-): Promise<{ files: number; warnings: Warning[] }> {
+  options: { readonly previous?: string; readonly now?: number } = {},
+): Promise<{ files: number; warnings: Warning[]; snapshot: Snapshot }> {
   const config = await loadConfigFile(configFile);
+  let previous: JournalState | undefined;
+  if (options.previous !== undefined) {
+    const old = await readSnapshotFile(options.previous);
+    snapshotSettings(old);
+    previous = journalFromSnapshot(old.journal);
+  }
   const { files, warnings } = await createContentFilesLoader(config, { keepBody: true }).load();
   const sorted = [...files].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );
-  const snapshot = makeSnapshot(indexSettings(config), sorted);
+  const snapshot = makeSnapshot(
+    indexSettings(config),
+    sorted,
+    options.now ?? Date.now(),
+    previous,
+    config.retention,
+  );
   await writeText(out, JSON.stringify(snapshot));
-  return { files: snapshot.files.length, warnings };
+  return { files: snapshot.files.length, warnings, snapshot };
 }

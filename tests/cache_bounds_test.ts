@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createNameInterner } from "../src/fields/names.ts";
 import { createAnswerStore } from "../src/http/answer_store.ts";
+import { emptyJournal } from "../src/journal/state.ts";
 import { createResponseCache } from "../src/http/response_cache.ts";
 import { buildIndex } from "../src/index/build.ts";
 import { join } from "node:path";
@@ -67,6 +68,7 @@ describe("the answer store", () => {
     const context = (n: number) => ({
       request: new Request(`https://x.example/api/content.json?n=${n}`),
       index,
+      journal: emptyJournal("j1"),
       base: "https://x.example",
     });
     for (let n = 0; n < 300; n++) {
@@ -82,6 +84,7 @@ describe("the answer store", () => {
     const context = {
       request: new Request("https://x.example/a"),
       index,
+      journal: emptyJournal("j1"),
       base: "https://x.example",
     };
     await store.send(context, "a", () => ({ type: "text/plain", body: "a" }));

@@ -122,6 +122,8 @@ plugins:
       maxFileSize: 10 * 1024 * 1024,
       git: true,
       description: undefined,
+      state: "/site/content/.content-feed",
+      retention: 90,
     };
     assert.deepEqual(parseConfig(text, FILE), expected);
   });
@@ -146,6 +148,8 @@ plugins:
       maxFileSize: 10 * 1024 * 1024,
       git: true,
       description: undefined,
+      state: "/site/content/.content-feed",
+      retention: 90,
     });
   });
 
@@ -374,6 +378,8 @@ describe("validateConfig", () => {
         maxFileSize: 10 * 1024 * 1024,
         git: true,
         description: undefined,
+        state: "/site/content/.content-feed",
+        retention: 90,
       },
     );
   });
@@ -431,6 +437,8 @@ describe("loadConfigFile", () => {
         maxFileSize: 10 * 1024 * 1024,
         git: true,
         description: undefined,
+        state: join(file, "..", ".content-feed"),
+        retention: 90,
       });
     });
   });
@@ -503,6 +511,8 @@ describe("loadConfigObject", () => {
         maxFileSize: 10 * 1024 * 1024,
         git: true,
         description: undefined,
+        state: join(dir, ".content-feed"),
+        retention: 90,
       });
     } finally {
       await rm(dir, { recursive: true, force: true });

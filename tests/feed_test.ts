@@ -170,6 +170,7 @@ describe("feed eligibility (SPEC 5)", () => {
           total: 2,
           url: "https://example.com/",
           generated: "2026-11-21 09:15:02",
+          cursor: s.api.cursor,
         });
         assert.deepEqual(body.data[1], {
           id: "docs_doc_guide_getting-started",
@@ -219,7 +220,13 @@ describe("feed eligibility (SPEC 5)", () => {
   it("gives an empty list with zero counts for a site with no eligible item", async () => {
     await withSite({ "docs/short.md": md({ title: "Short" }, "tiny") }, {}, async (s) => {
       assert.deepEqual(await feed(s), {
-        meta: { count: 0, total: 0, url: "https://example.com/", generated: "2026-11-21 09:15:02" },
+        meta: {
+          count: 0,
+          total: 0,
+          url: "https://example.com/",
+          generated: "2026-11-21 09:15:02",
+          cursor: s.api.cursor,
+        },
         data: [],
       });
     });
@@ -393,9 +400,11 @@ describe("feed meta and base URL (SPEC 2.1, 6)", () => {
         total: 3,
         url: "https://example.com/",
         generated: "2026-11-21 09:15:02",
+        cursor: s.api.cursor,
       });
       assert.deepEqual(Object.keys(body), ["meta", "data"]);
-      assert.deepEqual(Object.keys(body.meta), ["count", "total", "url", "generated"]);
+      assert.deepEqual(Object.keys(body.meta), ["count", "total", "url", "generated", "cursor"]);
+      assert.match(body.meta.cursor, /^[0-9a-f]{10}\.[0-9]+$/);
     });
   });
 });
@@ -546,7 +555,13 @@ describe("feed paging (SPEC 6.1)", () => {
       assert.equal(response.status, 200);
       const body = await response.json();
       assert.deepEqual(body, {
-        meta: { count: 0, total: 9, url: "https://example.com/", generated: "2026-11-21 09:15:02" },
+        meta: {
+          count: 0,
+          total: 9,
+          url: "https://example.com/",
+          generated: "2026-11-21 09:15:02",
+          cursor: s.api.cursor,
+        },
         data: [],
       });
       const links = parseLinks(response.headers.get("link"));

@@ -78,29 +78,41 @@ export interface TestSite {
  */
 export async function site(
   files: SiteFiles,
-  options: Omit<ContentApiOptions, "config"> & {
-    config?: string;
-    prepare?: (root: string) => Promise<void>;
-    /** The runtime tuning an adapter would give (`src/adapters/`). */
-    tuning?: Tuning;
-  } = {},
+  options: SiteOptions = {},
 ): Promise<TestSite> {
-  const { prepare, tuning, ...apiOptions } = options;
   const root = await writeSite({ "services.yaml": options.config ?? ALL_PLUGINS, ...files });
-  const log = memoryLogger();
-  let api: ContentApi, handle: Handler;
   try {
-    await prepare?.(root);
-    ({ api, handle } = await createService({
-      now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
-      logger: log,
-      ...apiOptions,
-      config: join(root, "services.yaml"),
-    }, tuning));
+    await options.prepare?.(root);
+    const s = await serviceOn(root, options);
+    return { ...s, close: () => s.close().then(() => removeSite(root)) };
   } catch (error) {
     await removeSite(root);
     throw error;
   }
+}
+
+/** Options of {@link site} and {@link serviceOn}. */
+export type SiteOptions = Omit<ContentApiOptions, "config"> & {
+  config?: string;
+  prepare?: (root: string) => Promise<void>;
+  /** The runtime tuning an adapter would give (`src/adapters/`). */
+  tuning?: Tuning;
+};
+
+/**
+ * Another service on a site's folder (its `services.yaml`), with a fixed
+ * clock: it shares the folder's files and its journal. `close` stops it and
+ * leaves the folder.
+ */
+export async function serviceOn(root: string, options: SiteOptions = {}): Promise<TestSite> {
+  const { prepare: _prepare, tuning, config: _config, ...apiOptions } = options;
+  const log = memoryLogger();
+  const { api, handle } = await createService({
+    now: () => Date.UTC(2026, 10, 21, 9, 15, 2),
+    logger: log,
+    ...apiOptions,
+    config: join(root, "services.yaml"),
+  }, tuning);
   const origin = "http://localhost:8000";
   const request = (path: string, init?: RequestInit) => api.fetch(new Request(origin + path, init));
   return {
@@ -118,7 +130,7 @@ export async function site(
         headers: response.headers,
       };
     },
-    close: () => removeSite(root),
+    close: () => Promise.resolve(api.close()),
   };
 }
 

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { compress, ENCODINGS } from "../src/http/encoding.ts";
-import { LONG, md, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
+import { LONG, md, serviceOn, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 const ORIGIN = "http://localhost:8000";
 const LAST_MODIFIED = "Sat, 21 Nov 2026 09:15:02 GMT";
@@ -214,15 +214,34 @@ describe("ETag and If-None-Match", () => {
     });
   });
 
-  it("is the same for equal content in another instance", async () => {
+  it("is the same for equal content in another instance on the same journal", async () => {
     const a = await site(FILES);
-    const b = await site(FILES);
+    const b = await serviceOn(a.root);
     try {
       for (const path of ROUTES) {
         const ra = await a.request(path);
         const rb = await b.request(path);
         assert.equal(ra.headers.get("etag"), rb.headers.get("etag"), path);
         assert.deepEqual(await bytes(ra), await bytes(rb), path);
+      }
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
+  it("differs for equal content with another journal only in the feed's meta.cursor", async () => {
+    const a = await site(FILES);
+    const b = await site(FILES);
+    try {
+      assert.notEqual(a.api.cursor.split(".")[0], b.api.cursor.split(".")[0]);
+      assert.equal(a.api.cursor.split(".")[1], b.api.cursor.split(".")[1]);
+      for (const path of ROUTES) {
+        const ra = new TextDecoder().decode(await bytes(await a.request(path)));
+        const rb = new TextDecoder().decode(await bytes(await b.request(path)));
+        if (path.startsWith("/api/content.json")) {
+          assert.equal(ra.replace(a.api.cursor, "C"), rb.replace(b.api.cursor, "C"), path);
+        } else assert.equal(ra, rb, path);
       }
     } finally {
       await a.close();
@@ -733,7 +752,9 @@ describe("cloneResponses (main.ts under Deno and Bun)", () => {
   it("answers every route and variant as a new Response per request would, again and again", async () => {
     const now = () => Date.parse(LAST_MODIFIED);
     await onSite(async (plain) => {
-      await onSite(async (cloned) => {
+      // The same folder: one journal, so the feed's cursors are the same too.
+      const other = await serviceOn(plain.root, { tuning: { cloneResponses: true }, now });
+      await (async (cloned: TestSite) => {
         for (const path of ROUTES) {
           const etag = (await plain.api.fetch(new Request(ORIGIN + path))).headers.get("etag")!;
           const cases: [string, Record<string, string>][] = [
@@ -759,7 +780,7 @@ describe("cloneResponses (main.ts under Deno and Bun)", () => {
             }
           }
         }
-      }, { now, tuning: { cloneResponses: true } });
+      })(other).finally(() => other.close());
     }, { now });
   });
 });

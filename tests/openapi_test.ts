@@ -65,6 +65,17 @@ describe("GET /api/openapi.json", () => {
         check("ItemDetail", (await s.json(new URL(item.link).pathname)).body);
       }
       check("ItemDetail", (await s.json("/docs/a.json")).body);
+      check("ItemDetail", (await s.json("/docs/a.json?include=url,text,sections")).body);
+      // The shapes of SPEC 6.2 and the answer to since (SPEC 12).
+      const shaped = (await s.json("/api/content.json?include=url,body,text,sections")).body;
+      check("Feed", shaped);
+      assert.ok(shaped.data[0].sections.length > 0);
+      check("Feed", (await s.json("/api/content.json?fields=id,checksum,last_update")).body);
+      const first = (await s.json("/api/content.json?since=0&limit=2")).body;
+      check("Feed", first);
+      assert.equal(first.meta.more, true);
+      check("Feed", (await s.json(`/api/content.json?since=${first.meta.cursor}`)).body);
+      check("Problem", (await s.json("/api/content.json?since=zzz.1")).body);
       check("Problem", (await s.json("/api/content.json?limit=0")).body);
       check("Problem", (await s.json("/docs/nope.json")).body);
       // The schemas are strict: an extra field would fail them.

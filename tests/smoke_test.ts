@@ -17,6 +17,7 @@ describe("GET /api/content.json", () => {
         total: 1,
         url: "https://example.com/",
         generated: "2026-11-21 09:15:02",
+        cursor: s.api.cursor,
       });
       assert.deepEqual(Object.keys(body.data[0]), FEED_KEYS);
       assert.equal(body.data[0].id, "docs_doc_intro");

@@ -1,6 +1,8 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
-import { type Filters, filtersKey } from "./query.ts";
+import { compareText } from "../util/compare.ts";
+import { fold } from "../util/slugify.ts";
+import { type Filters, filtersKey, type SortOrder } from "./query.ts";
 import { type Contains, heldBodyContains } from "./search.ts";
 
 /**
@@ -47,7 +49,7 @@ export function filterItems(
     if (list.length < candidates.length) candidates = list;
   }
   const month = filters.month === undefined ? undefined : String(filters.month).padStart(2, "0");
-  const { type, category, tag, author, year, searchable, search } = filters;
+  const { type, category, tag, author, year, searchable, search, updatedSince } = filters;
   const checks: ((item: Item) => boolean)[] = [];
   if (type !== undefined) checks.push((item) => item.type === type);
   if (category !== undefined) checks.push((item) => item.category === category);
@@ -56,6 +58,7 @@ export function filterItems(
   if (year !== undefined) checks.push((item) => item.date.startsWith(year));
   if (month !== undefined) checks.push((item) => item.date.slice(5, 7) === month);
   if (searchable !== undefined) checks.push((item) => item.searchable === searchable);
+  if (updatedSince !== undefined) checks.push((item) => item.last_update >= updatedSince);
   if (search !== undefined) {
     checks.push((item) => {
       return search.every((term) => contains(item, term));
@@ -63,6 +66,38 @@ export function filterItems(
   }
   if (checks.length === 0) return candidates;
   return candidates.filter((item) => checks.every((check) => check(item)));
+}
+
+/** The comparison of each `sort` order; ties are left to the stable sort (feed order). */
+const ORDERS: Record<Exclude<SortOrder, "feed" | "title">, (a: Item, b: Item) => number> = {
+  date: (a, b) => compareText(a.date, b.date),
+  "-date": (a, b) => compareText(b.date, a.date),
+  last_update: (a, b) => compareText(a.last_update, b.last_update),
+  "-last_update": (a, b) => compareText(b.last_update, a.last_update),
+};
+
+/**
+ * The matches in the order `sort` asks for (SPEC 6.2), ties in feed order
+ * (`title` compares titles with case and accents ignored, as search does);
+ * without `sort`, the matches themselves. Pure.
+ *
+ * @example
+ * ```ts
+ * import { sortItems } from "./filter.ts";
+ * declare const matches: readonly import("../index/item.ts").Item[];
+ * sortItems(matches, "-last_update"); // recently updated first
+ * ```
+ */
+export function sortItems(matches: readonly Item[], sort: SortOrder | undefined): readonly Item[] {
+  if (sort === undefined || sort === "feed") return matches;
+  if (sort === "title") {
+    // Titles compare as search does, case and accents ignored; each folded once.
+    const keyed = matches.map((item) => ({ item, key: fold(item.title) }));
+    keyed.sort((a, b) => compareText(a.key, b.key));
+    return keyed.map(({ item }) => item);
+  }
+  // Array.prototype.sort is stable: equal keys keep the feed order they came in.
+  return [...matches].sort(ORDERS[sort]);
 }
 
 /** One page of matches and where it sits. */
@@ -130,7 +165,7 @@ export function paginate(matches: readonly Item[], filters: Pick<Filters, "limit
  */
 export function answerKey(filters: Filters, page: Page): string {
   const key = filtersKey({ ...filters, limit: undefined, page: 1 });
-  if (page.items.length === page.total) return key; // every match: the unpaged answer
+  if (page.items.length === page.total) return key; // every match: the unpaged answer (any limit)
   const start = (page.page - 1) * (filters.limit ?? 0);
   return `${key}#${page.items.length === 0 ? "none" : `${start}+${page.items.length}`}`;
 }

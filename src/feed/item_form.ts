@@ -1,9 +1,11 @@
 import type { Item } from "../index/item.ts";
 import type { IncludeField } from "./query.ts";
-import { absoluteUrl, itemJson } from "./render.ts";
+import { absoluteUrl, type ItemExtras, itemJson } from "./render.ts";
 
 /**
- * An item's JSON form (SPEC 7): the feed fields, then `body`, `parent`, `children`.
+ * An item's JSON form (SPEC 7): the feed fields, then `body`, `parent`,
+ * `children`, then what `include` adds (`url`, `text`, `sections`, in that
+ * order; `body` is there already), `text` and `sections` from `extras`.
  *
  * @param body the item's body; defaults to `item.body`, which an index built
  *   by the server's loader does not hold (the server reads it from the file)
@@ -28,13 +30,31 @@ export function renderItem(
   base: string,
   body = item.body,
   include: readonly IncludeField[] = [],
+  extras: ItemExtras = {},
 ): string {
   if (body === undefined) throw new TypeError(`${item.id}: no body given and the item holds none`);
+  const q = JSON.stringify;
+  let added = "";
+  if (include.includes("url")) added += `,"url":${q(absoluteUrl(item.url, base))}`;
+  for (const field of ["text", "sections"] as const) {
+    if (!include.includes(field)) continue;
+    if (extras[field] === undefined) throw new TypeError(`${item.id}: no ${field} given`);
+    added += `,${q(field)}:${
+      q(
+        field === "text" ? extras.text : extras.sections!.map((s) => ({
+          anchor: s.anchor,
+          heading: s.heading,
+          path: s.path,
+          level: s.level,
+          text: s.text,
+          checksum: s.checksum,
+        })),
+      )
+    }`;
+  }
   // Built per request (and then cached as a response), not kept per item:
   // a serialized copy of every body would double what bodies cost in memory.
-  return `${itemJson(item, base).slice(0, -1)},"body":${JSON.stringify(body)},"parent":${
-    JSON.stringify(item.parent)
-  },"children":${JSON.stringify(item.children)}${
-    include.includes("url") ? `,"url":${JSON.stringify(absoluteUrl(item.url, base))}` : ""
-  }}`;
+  return `${itemJson(item, base).slice(0, -1)},"body":${q(body)},"parent":${
+    q(item.parent)
+  },"children":${q(item.children)}${added}}`;
 }

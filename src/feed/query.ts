@@ -1,3 +1,5 @@
+import { type Cursor, parseCursor } from "../journal/cursor.ts";
+import { parseDate } from "../util/dates.ts";
 import { fold, slugify } from "../util/slugify.ts";
 
 /** Parsed, validated feed filters (SPEC 6.1). Absent filters are `undefined`. */
@@ -26,6 +28,18 @@ export interface Filters {
   readonly page: number;
   /** Opt-in fields to add to every item, in canonical order (SPEC 6.2 `include`). */
   readonly include?: readonly IncludeField[];
+  /**
+   * The fields every item holds, in canonical order, `id` first (SPEC 6.2
+   * `fields`; the opt-in fields it names included); `undefined`: the
+   * seed's fields and `include`'s.
+   */
+  readonly fields?: readonly ItemField[];
+  /** The order of the matches before paging (SPEC 6.2 `sort`); `undefined`: feed order. */
+  readonly sort?: SortOrder;
+  /** `YYYY-MM-DD`: items whose `last_update` is on or after that day (SPEC 6.1 `updated_since`). */
+  readonly updatedSince?: string;
+  /** The changes after this cursor (SPEC 12 `since`), instead of the feed. */
+  readonly since?: Cursor;
 }
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */
@@ -57,14 +71,58 @@ export const FEED_PARAMETERS = [
   "searchable",
   "limit",
   "page",
+  "updated_since",
   "include",
+  "fields",
+  "sort",
+  "since",
 ] as const;
 
 /** The opt-in fields `include` may add, in the order they are added (SPEC 6.2). */
-export const INCLUDE_FIELDS = ["url"] as const;
+export const INCLUDE_FIELDS = ["url", "body", "text", "sections"] as const;
 
 /** An opt-in field. */
 export type IncludeField = typeof INCLUDE_FIELDS[number];
+
+/** The seed's fields of a feed item, in their order (SPEC 6). */
+export const SEED_FIELDS = [
+  "id",
+  "checksum",
+  "type",
+  "category",
+  "uri",
+  "link",
+  "image",
+  "title",
+  "description",
+  "authors",
+  "tags",
+  "date",
+  "last_update",
+  "time",
+] as const;
+
+/** Every field an item may hold in the feed, in canonical order: the seed's, then the opt-in ones. */
+export const ITEM_FIELDS = [...SEED_FIELDS, ...INCLUDE_FIELDS] as const;
+
+/** A field of a feed item. */
+export type ItemField = typeof ITEM_FIELDS[number];
+
+/** The orders `sort` accepts (SPEC 6.2); ties keep feed order. */
+export const SORT_ORDERS = [
+  "feed",
+  "date",
+  "-date",
+  "last_update",
+  "-last_update",
+  "title",
+] as const;
+
+/** An order of the matches. */
+export type SortOrder = typeof SORT_ORDERS[number];
+
+/** What `since` combines with (SPEC 12); any other filter with it would make deletions ambiguous. */
+export const SINCE_COMBINES = ["type", "category", "include", "fields", "limit"] as const;
 
 const KNOWN = new Set<string>(FEED_PARAMETERS);
 const BOOL: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
@@ -172,11 +230,61 @@ export function parseQuery(
     }
     filters[key] = BOOL[value];
   }
+  const updatedSince = get("updated_since");
+  if (updatedSince !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(updatedSince) || parseDate(updatedSince) === undefined) {
+      return problem(
+        "updated_since",
+        `updated_since must be a date YYYY-MM-DD, got ${JSON.stringify(updatedSince)}`,
+      );
+    }
+    filters.updatedSince = updatedSince;
+  }
   const include = get("include");
   if (include !== undefined) {
     const parsed = parseInclude(include);
     if (typeof parsed === "string") return problem("include", parsed);
     if (parsed.length > 0) filters.include = parsed;
+  }
+  const fields = get("fields");
+  if (fields !== undefined) {
+    const parsed = parseFields(fields);
+    if (typeof parsed === "string") return problem("fields", parsed);
+    filters.fields = parsed;
+  }
+  const sort = get("sort");
+  if (sort !== undefined) {
+    if (!(SORT_ORDERS as readonly string[]).includes(sort)) {
+      return problem(
+        "sort",
+        `sort must be one of ${SORT_ORDERS.join(", ")}, got ${JSON.stringify(sort)}`,
+      );
+    }
+    if (sort !== "feed") filters.sort = sort as SortOrder;
+  }
+  const since = get("since");
+  if (since !== undefined) {
+    const cursor = parseCursor(since);
+    if (!cursor) {
+      return problem(
+        "since",
+        `since must be 0 or a cursor from meta.cursor, got ${JSON.stringify(since)}`,
+      );
+    }
+    // Any other filter would hide deletions the client needs, or change their order.
+    for (const key of values.keys()) {
+      if (
+        key !== "since" && values.get(key) && !(SINCE_COMBINES as readonly string[]).includes(key)
+      ) {
+        return problem(
+          key,
+          `${key} cannot be combined with since, which combines with ${
+            SINCE_COMBINES.join(", ")
+          } only`,
+        );
+      }
+    }
+    filters.since = cursor;
   }
   const limit = get("limit");
   if (limit !== undefined) {
@@ -202,6 +310,29 @@ export function parseQuery(
 }
 
 /**
+ * Parses a `fields` value (SPEC 6.2): a comma list of item fields, given
+ * back in canonical order with `id` first; or the sentence for a 400 when
+ * it names a field there is none of.
+ *
+ * @example
+ * ```ts
+ * import { parseFields } from "./query.ts";
+ * parseFields("last_update,checksum"); // ["id", "checksum", "last_update"]
+ * parseFields("id,nope"); // 'fields accepts id, checksum, …, got "nope"'
+ * ```
+ */
+export function parseFields(value: string): ItemField[] | string {
+  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(ITEM_FIELDS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    return `fields accepts ${ITEM_FIELDS.join(", ")}, got ${
+      unknown.map((name) => JSON.stringify(name)).join(", ")
+    }`;
+  }
+  return ITEM_FIELDS.filter((field) => field === "id" || names.includes(field));
+}
+
+/**
  * Parses an `include` value (SPEC 6.2): a comma list of opt-in fields, in
  * any order and spelling of repeats, given back in canonical order; or the
  * sentence for a 400 when it names a field there is none of.
@@ -209,8 +340,8 @@ export function parseQuery(
  * @example
  * ```ts
  * import { parseInclude } from "./query.ts";
- * parseInclude("url"); // ["url"]
- * parseInclude("url,nope"); // 'include accepts url, got "nope"'
+ * parseInclude("body,url"); // ["url", "body"]
+ * parseInclude("url,nope"); // 'include accepts url, body, text, sections, got "nope"'
  * ```
  */
 export function parseInclude(value: string): IncludeField[] | string {
@@ -239,12 +370,17 @@ export function parseInclude(value: string): IncludeField[] | string {
  */
 export function filtersKey(filters: Filters): string {
   const parts: [string, string][] = [];
+  const named: Record<string, unknown> = {
+    ...filters,
+    updated_since: filters.updatedSince,
+    since: filters.since && `${filters.since.journal ?? ""}.${filters.since.seq}`,
+  };
   for (const key of FEED_PARAMETERS) {
-    const value = filters[key];
+    const value = named[key];
     if (value === undefined || (key === "page" && filters.limit === undefined)) continue;
     parts.push([
       key,
-      Array.isArray(value) ? value.join(key === "include" ? "," : " ") : String(value),
+      Array.isArray(value) ? value.join(key === "search" ? " " : ",") : String(value),
     ]);
   }
   return new URLSearchParams(parts).toString();

@@ -1,7 +1,9 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
+import type { Section } from "../text/sections.ts";
+import { formatTimestamp } from "../util/dates.ts";
 import type { Page } from "./filter.ts";
-import type { IncludeField } from "./query.ts";
+import { type IncludeField, type ItemField, SEED_FIELDS } from "./query.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -26,6 +28,9 @@ const decoder = new TextDecoder();
  * ```
  */
 export function itemJson(item: Item, base: string, include: readonly IncludeField[] = []): string {
+  if (include.some((field) => field !== "url")) {
+    return shapedItemJson(item, base, [...SEED_FIELDS, ...include]);
+  }
   const q = JSON.stringify;
   const image = item.image?.startsWith("/") && !item.image.startsWith("//")
     ? base + item.image
@@ -81,10 +86,149 @@ export interface FeedBytes {
   readonly starts: Uint32Array;
 }
 
-function metaJson(count: number, total: number, base: string, generated: string): string {
+function metaJson(
+  count: number,
+  total: number,
+  base: string,
+  generated: string,
+  cursor?: string,
+  more?: boolean,
+): string {
   return `{"meta":{"count":${count},"total":${total},"url":${
     JSON.stringify(`${base}/`)
-  },"generated":${JSON.stringify(generated)}},"data":[`;
+  },"generated":${JSON.stringify(generated)}${
+    cursor === undefined ? "" : `,"cursor":${JSON.stringify(cursor)}`
+  }${more === undefined ? "" : `,"more":${more}`}},"data":[`;
+}
+
+/** What an item's opt-in fields hold in one response: its body, and what is made of it. */
+export interface ItemExtras {
+  /** The Markdown body without front matter (SPEC 6.2 `body`). */
+  readonly body?: string;
+  /** Its plain text (SPEC 13). */
+  readonly text?: string;
+  /** Its sections (SPEC 13). */
+  readonly sections?: readonly Section[];
+}
+
+/** How a feed document is written beyond its items (SPEC 6, 6.2, 12). */
+export interface RenderOptions {
+  /** `meta.cursor`: the journal's position for the index (a service always gives it). */
+  readonly cursor?: string;
+  /** Each item's fields, in canonical order (default: the seed's). */
+  readonly fields?: readonly ItemField[];
+  /** Each item's body, text and sections, when `fields` names them. */
+  readonly extras?: ReadonlyMap<Item, ItemExtras>;
+}
+
+/**
+ * An item's feed object with the given fields, in the order given (SPEC
+ * 6.2 `fields` and `include`): `link` and a root-relative `image` or `url`
+ * made absolute with `base`; `body`, `text` and `sections` from `extras`.
+ *
+ * @throws {TypeError} when a field asks for an extra that `extras` lacks
+ *
+ * @example
+ * ```ts
+ * import { shapedItemJson } from "./render.ts";
+ * declare const item: import("../index/item.ts").Item;
+ * shapedItemJson(item, "https://example.com", ["id", "checksum", "last_update"]);
+ * // '{"id":"docs_doc_intro","checksum":"9f2c…","last_update":"2026-03-02"}'
+ * ```
+ */
+export function shapedItemJson(
+  item: Item,
+  base: string,
+  fields: readonly ItemField[],
+  extras: ItemExtras = {},
+): string {
+  const q = JSON.stringify;
+  let out = "";
+  for (const field of fields) {
+    let value: string;
+    switch (field) {
+      case "link":
+        value = q(`${base}/${item.type}/${item.uri}.json`);
+        break;
+      case "image":
+        value = q(item.image === null ? null : absoluteUrl(item.image, base));
+        break;
+      case "authors":
+        value = q(item.authors.map(({ name, slug }) => ({ name, slug })));
+        break;
+      case "tags":
+        value = q(item.tags.map(({ name, slug, count }) => ({ name, slug, count })));
+        break;
+      case "url":
+        value = q(absoluteUrl(item.url, base));
+        break;
+      case "body":
+      case "text":
+      case "sections": {
+        const extra = extras[field];
+        if (extra === undefined) throw new TypeError(`${item.id}: no ${field} given`);
+        value = field === "sections"
+          ? q((extra as readonly Section[]).map((s) => ({
+            anchor: s.anchor,
+            heading: s.heading,
+            path: s.path,
+            level: s.level,
+            text: s.text,
+            checksum: s.checksum,
+          })))
+          : q(extra);
+        break;
+      }
+      default:
+        value = q(item[field]);
+    }
+    out += `${out ? "," : "{"}${q(field)}:${value}`;
+  }
+  return `${out || "{"}}`;
+}
+
+/** Whether a field list is the seed's (the fast template, and the full feed's bytes, serve it). */
+function isSeed(fields: readonly ItemField[] | undefined): boolean {
+  return fields === undefined ||
+    (fields.length === SEED_FIELDS.length && fields.every((f, i) => f === SEED_FIELDS[i]));
+}
+
+/** A buffer that UTF-8 text is written straight into, growing as needed. */
+function byteWriter(guess: number) {
+  let bytes = new Uint8Array(Math.max(64, guess));
+  let at = 0;
+  const grow = (need: number) => {
+    const next = new Uint8Array(Math.max(Math.ceil(bytes.length * 1.25), at + need + 1024));
+    next.set(bytes.subarray(0, at));
+    bytes = next;
+  };
+  return {
+    get at() {
+      return at;
+    },
+    write(text: string) {
+      for (let done = 0; done < text.length;) {
+        if (bytes.length - at < text.length - done) grow(text.length - done);
+        const { read, written } = encoder.encodeInto(
+          done === 0 ? text : text.slice(done),
+          bytes.subarray(at),
+        );
+        done += read;
+        at += written;
+        // Room for the characters left but not for the bytes of the next one: no progress without more.
+        if (read === 0) grow(4);
+      }
+    },
+    copy(part: Uint8Array) {
+      if (bytes.length - at < part.length) grow(part.length);
+      bytes.set(part, at);
+      at += part.length;
+    },
+    /** The bytes written; copied out when the buffer is far larger. */
+    done(): Uint8Array {
+      return bytes.length - at > at / 8 ? bytes.slice(0, at) : bytes.subarray(0, at);
+    },
+  };
 }
 
 /**
@@ -107,55 +251,31 @@ function metaJson(count: number, total: number, base: string, generated: string)
  * new TextDecoder().decode(full.bytes); // '{"meta":{"count":…'
  * ```
  */
-export function renderFullFeed(index: Index, base: string): FeedBytes {
+export function renderFullFeed(index: Index, base: string, cursor?: string): FeedBytes {
   const items = index.feed;
   const starts = new Uint32Array(items.length + 1);
+  const head = metaJson(items.length, items.length, base, index.generated, cursor);
   // One buffer written in place: its size is guessed from a sample of items
   // and rarely grows, and no copy of the feed is made as a string.
-  let bytes = new Uint8Array(0);
-  let at = 0;
-  const write = (text: string) => {
-    for (let done = 0; done < text.length;) {
-      if (bytes.length - at < text.length - done) grow(text.length - done);
-      const { read, written } = encoder.encodeInto(
-        done === 0 ? text : text.slice(done),
-        bytes.subarray(at),
-      );
-      done += read;
-      at += written;
-      // Room for the characters left but not for the bytes of the next one: no progress without more.
-      if (read === 0) grow(4);
-    }
-  };
-  const grow = (need: number) => {
-    const next = new Uint8Array(Math.max(Math.ceil(bytes.length * 1.25), at + need + 1024));
-    next.set(bytes.subarray(0, at));
-    bytes = next;
-  };
-  const head = metaJson(items.length, items.length, base, index.generated);
   // The guess: the bytes of 64 items spread over the feed, scaled to all, and a little over.
   const step = Math.max(1, Math.floor(items.length / 64));
   let sampled = 0, sample = 0;
   for (let i = 0; i < items.length; i += step, sampled++) {
     sample += encoder.encode(itemJson(items[i], base)).length + 1;
   }
-  grow(head.length * 3 + Math.ceil((sample / Math.max(1, sampled)) * items.length * 1.03) + 2);
-  write(head);
+  const out = byteWriter(
+    head.length * 3 + Math.ceil((sample / Math.max(1, sampled)) * items.length * 1.03) + 2,
+  );
+  out.write(head);
   items.forEach((item, i) => {
-    if (i > 0) {
-      if (at === bytes.length) grow(1);
-      bytes[at++] = 44; // ,
-    }
-    starts[i] = at;
-    write(itemJson(item, base));
+    if (i > 0) out.write(",");
+    starts[i] = out.at;
+    out.write(itemJson(item, base));
   });
-  write("]}");
-  starts[items.length] = at - 1;
+  out.write("]}");
+  starts[items.length] = out.at - 1;
   // A guess far over the size would hold memory for nothing: copy it out then.
-  return {
-    bytes: bytes.length - at > at / 8 ? bytes.slice(0, at) : bytes.subarray(0, at),
-    starts,
-  };
+  return { bytes: out.done(), starts };
 }
 
 /**
@@ -186,27 +306,52 @@ export function renderFeedBytes(
   page: Page,
   base: string,
   full?: FeedBytes,
-  include: readonly IncludeField[] = [],
+  options: RenderOptions = {},
 ): Uint8Array {
-  if (include.length > 0) {
-    // Items with opt-in fields are not in the full feed's bytes: written here.
-    const head = metaJson(page.items.length, page.total, base, index.generated);
-    return encoder.encode(
-      `${head}${page.items.map((item) => itemJson(item, base, include)).join(",")}]}`,
-    );
+  const { cursor, fields } = options;
+  if (!isSeed(fields)) {
+    // Items with other fields are not in the full feed's bytes: written here.
+    const out = byteWriter(1024);
+    out.write(metaJson(page.items.length, page.total, base, index.generated, cursor));
+    page.items.forEach((item, i) => {
+      if (i > 0) out.write(",");
+      out.write(shapedItemJson(item, base, fields!, options.extras?.get(item)));
+    });
+    out.write("]}");
+    return out.done();
   }
-  full ??= renderFullFeed(index, base);
+  full ??= renderFullFeed(index, base, cursor);
   if (page.items === index.feed) return full.bytes;
-  const { bytes, starts } = full;
-  const head = encoder.encode(metaJson(page.items.length, page.total, base, index.generated));
-  const ranges = page.items.map((item) => {
+  const head = encoder.encode(
+    metaJson(page.items.length, page.total, base, index.generated, cursor),
+  );
+  return joinItems(index, page.items, full, head, TAIL);
+}
+
+const TAIL = encoder.encode("]}");
+
+/** Each item's place in the full feed (where its bytes are). */
+function feedPlaces(index: Index, items: readonly Item[]): number[] {
+  return items.map((item) => {
     const i = index.feedPlace.get(item);
     if (i === undefined) throw new Error(`${item.id} is not in the feed`);
     return i;
   });
+}
+
+/** `head`, the items' objects copied out of the full feed's bytes a comma apart, and `tail`. */
+function joinItems(
+  index: Index,
+  items: readonly Item[],
+  full: FeedBytes,
+  head: Uint8Array,
+  tail: Uint8Array,
+): Uint8Array {
+  const { bytes, starts } = full;
+  const ranges = feedPlaces(index, items);
   // An item's object ends one byte before the next one starts (at its comma, or the closing `]`).
   const end = (i: number) => starts[i + 1] - 1;
-  let size = head.length + 2 + Math.max(0, ranges.length - 1);
+  let size = head.length + tail.length + Math.max(0, ranges.length - 1);
   for (const i of ranges) size += end(i) - starts[i];
   const out = new Uint8Array(size);
   out.set(head);
@@ -216,11 +361,77 @@ export function renderFeedBytes(
     out.set(bytes.subarray(starts[i], end(i)), at);
     at += end(i) - starts[i];
   });
-  out[at++] = 93; // ]
-  out[at++] = 125; // }
+  out.set(tail, at);
   return out;
 }
 
+/** A change after a cursor as the `since` document lists it. */
+export interface ChangedItems {
+  /** The items that entered or changed, in change order. */
+  readonly items: readonly Item[];
+  /** The ids that left the feed, with when, in change order. */
+  readonly deleted: readonly { readonly id: string; readonly at: number }[];
+  /** The changes before paging. */
+  readonly total: number;
+  /** `meta.cursor`: where the next sync starts. */
+  readonly cursor: string;
+  /** `meta.more`: whether changes remain after it. */
+  readonly more: boolean;
+}
+
+/**
+ * The answer to `since` (SPEC 12): `meta` (with `cursor` and `more`),
+ * `data` (the current form of every item that entered or changed, in change
+ * order) and `deleted` (`{id, deleted}` for every id that left). Items with
+ * the seed's fields are copied out of the full feed's bytes.
+ *
+ * @example
+ * ```ts
+ * import { renderChangesBytes } from "./render.ts";
+ * declare const index: import("../index/build.ts").Index;
+ * renderChangesBytes(index, {
+ *   items: [], deleted: [{ id: "docs_doc_old", at: Date.UTC(2026, 0, 2) }], total: 1,
+ *   cursor: "k3v9q2.41", more: false,
+ * }, "https://example.com");
+ * // '{"meta":{…,"cursor":"k3v9q2.41","more":false},"data":[],"deleted":[{"id":"docs_doc_old","deleted":"2026-01-02 00:00:00"}]}'
+ * ```
+ */
+export function renderChangesBytes(
+  index: Index,
+  changes: ChangedItems,
+  base: string,
+  full?: FeedBytes,
+  options: Omit<RenderOptions, "cursor"> = {},
+): Uint8Array {
+  const head = encoder.encode(
+    metaJson(
+      changes.items.length,
+      changes.total,
+      base,
+      index.generated,
+      changes.cursor,
+      changes.more,
+    ),
+  );
+  let deleted = '],"deleted":[';
+  changes.deleted.forEach(({ id, at }, i) => {
+    deleted += `${i > 0 ? "," : ""}{"id":${JSON.stringify(id)},"deleted":${
+      JSON.stringify(formatTimestamp(at))
+    }}`;
+  });
+  const tail = encoder.encode(`${deleted}]}`);
+  if (isSeed(options.fields)) {
+    return joinItems(index, changes.items, full ?? renderFullFeed(index, base), head, tail);
+  }
+  const out = byteWriter(1024);
+  out.copy(head);
+  changes.items.forEach((item, i) => {
+    if (i > 0) out.write(",");
+    out.write(shapedItemJson(item, base, options.fields!, options.extras?.get(item)));
+  });
+  out.copy(tail);
+  return out.done();
+}
 /**
  * {@link renderFeedBytes} as a string.
  *

@@ -1,5 +1,7 @@
 import { type FeedBytes, renderFullFeed } from "../feed/render.ts";
 import type { Index } from "../index/build.ts";
+import { formatCursor } from "../journal/cursor.ts";
+import type { JournalState } from "../journal/state.ts";
 import {
   answerReady,
   represent,
@@ -18,6 +20,8 @@ const URL_ALIASES = 256;
 export interface AnswerContext {
   readonly request: Request;
   readonly index: Index;
+  /** The journal as of `index` (`meta.cursor`). */
+  readonly journal: JournalState;
   /** The base URL links are rendered with. */
   readonly base: string;
 }
@@ -103,12 +107,13 @@ export function createAnswerStore(
     },
     has: (c, key) => c.index === current && lookup(`${c.base}\n${key}`) !== undefined,
     fullFeed(c) {
-      if (isOwn(c)) return own!.full ??= renderFullFeed(c.index, c.base);
-      if (c.index !== current) return renderFullFeed(c.index, c.base);
+      const cursor = formatCursor(c.journal.id, c.journal.head);
+      if (isOwn(c)) return own!.full ??= renderFullFeed(c.index, c.base, cursor);
+      if (c.index !== current) return renderFullFeed(c.index, c.base, cursor);
       const key = `${c.base}\nfeed-bytes`;
       let full = cache.get(key) as FeedBytes | undefined;
       if (!full) {
-        full = renderFullFeed(c.index, c.base);
+        full = renderFullFeed(c.index, c.base, cursor);
         cache.set(key, full, full.bytes.length + full.starts.byteLength);
       }
       return full;

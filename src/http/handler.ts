@@ -1,9 +1,20 @@
 import { Router } from "itty-router";
-import { answerKey, filterItems, paginate } from "../feed/filter.ts";
-import { parseInclude, parseQuery } from "../feed/query.ts";
+import { answerKey, filterItems, paginate, sortItems } from "../feed/filter.ts";
+import {
+  type Filters,
+  filtersKey,
+  type IncludeField,
+  type ItemField,
+  parseInclude,
+  parseQuery,
+  SEED_FIELDS,
+} from "../feed/query.ts";
 import { renderItem } from "../feed/item_form.ts";
+import { createItemTexts, type Wanted } from "../feed/item_text.ts";
 import { pageLinks } from "../feed/links.ts";
-import { renderFeedBytes } from "../feed/render.ts";
+import { type ItemExtras, renderChangesBytes, renderFeedBytes } from "../feed/render.ts";
+import { formatCursor } from "../journal/cursor.ts";
+import { changesSince, cursorProblem, type JournalState } from "../journal/state.ts";
 import { renderSitemap } from "../feed/sitemap.ts";
 import { createSearchTexts, type ReadBody } from "../feed/search.ts";
 import type { Index } from "../index/build.ts";
@@ -20,6 +31,8 @@ import type { HttpSettings } from "./settings.ts";
 export interface HandlerOptions extends HttpSettings {
   /** The current index (read once per request, so a swap never splits one). */
   readonly index: () => Index;
+  /** The journal as of the current index (read with it: the two are swapped together). */
+  readonly journal: () => JournalState;
   /** Configured base URL without trailing slash; `undefined` means the request's origin. */
   readonly baseUrl: string | undefined;
   /** Where the detail of a 500 goes. */
@@ -81,6 +94,28 @@ export function createHandler(options: HandlerOptions): Handler {
   const textsOf = options.readBody
     ? createSearchTexts(options.readBody, (items) => void refresh(items))
     : undefined;
+  const itemTexts = createItemTexts(options.readBody);
+  /** Feed items by id, per index (the `since` answer names ids). */
+  const byIds = new WeakMap<Index, ReadonlyMap<string, Item>>();
+  const byId = (index: Index) => {
+    let map = byIds.get(index);
+    if (!map) {
+      map = new Map(index.feed.map((item) => [item.id, item]));
+      byIds.set(index, map);
+    }
+    return map;
+  };
+  /**
+   * The bodies, texts and sections a response needs, or the items whose
+   * files changed since the index was built (re-indexed before an answer).
+   */
+  const extrasFor = async (
+    items: readonly Item[],
+    wanted: Wanted,
+  ): Promise<Map<Item, ItemExtras> | readonly Item[]> => {
+    const { extras, changed } = await itemTexts.gather(items, wanted);
+    return changed.length > 0 ? changed : extras;
+  };
   const problem = (
     r: RouteContext,
     status: number,
@@ -91,29 +126,7 @@ export function createHandler(options: HandlerOptions): Handler {
     problem(r, 404, `nothing at ${new URL(r.request.url).pathname}`);
 
   const routes: Record<RouteName, (r: RouteContext) => Promise<Response>> = {
-    async feed(r) {
-      const params = new URL(r.url).searchParams;
-      const parsed = parseQuery(params, r.index);
-      if (parsed.problem) return problem(r, 400, parsed.problem.detail);
-      const filters = parsed.filters;
-      // The first search of an index reads the bodies it does not hold; later ones reuse them.
-      const contains = filters.search && textsOf ? await textsOf(r.index) : undefined;
-      const page = paginate(filterItems(r.index, filters, contains), filters);
-      // The Link header keeps the request's own spelling of its query; the body is the answer's.
-      const link = pageLinks(`${r.base}/api/content.json`, params, page);
-      const key = answerKey(filters, page);
-      return store.send(
-        r,
-        key ? `feed?${key}` : "feed",
-        () => ({
-          type: JSON_TYPE,
-          body: filters.include
-            ? renderFeedBytes(r.index, page, r.base, undefined, filters.include)
-            : renderFeedBytes(r.index, page, r.base, store.fullFeed(r)),
-        }),
-        link ? { Link: link } : undefined,
-      );
-    },
+    feed: (r) => feed(r, 0),
     sitemap: (r) =>
       store.send(r, "sitemap", () => ({ type: XML_TYPE, body: renderSitemap(r.index, r.base) })),
     openapi: (r) =>
@@ -122,6 +135,126 @@ export function createHandler(options: HandlerOptions): Handler {
         body: JSON.stringify(openApiDocument(r.index, r.base)),
       })),
     item: (r) => item(r, 0),
+  };
+
+  /**
+   * After the files of some items were found changed: catch up, and answer
+   * from the new index (`again`), or a 503 when they keep changing.
+   */
+  const caughtUp = async (
+    r: RouteContext,
+    changed: readonly Item[],
+    tries: number,
+    again: (next: RouteContext) => Promise<Response>,
+  ) => {
+    await refresh(changed);
+    const next = options.index();
+    if (tries < RETRIES && next !== r.index) {
+      return again({ ...r, index: next, journal: options.journal() });
+    }
+    return problem(r, 503, `${changed[0].file} changed while it was read; try again`, {
+      "Retry-After": "1",
+    });
+  };
+
+  /** The feed (SPEC 6, 6.2) or, with `since`, the changes after a cursor (SPEC 12). */
+  const feed = async (r: RouteContext, tries: number): Promise<Response> => {
+    const params = new URL(r.url).searchParams;
+    const parsed = parseQuery(params, r.index);
+    if (parsed.problem) return problem(r, 400, parsed.problem.detail);
+    const filters = parsed.filters;
+    const fields = shapeOf(filters);
+    const wanted = wantedBy(fields);
+    if (filters.since) return await changes(r, filters, fields, wanted, params, tries);
+    // The first search of an index reads the bodies it does not hold; later ones reuse them.
+    const contains = filters.search && textsOf ? await textsOf(r.index) : undefined;
+    const page = paginate(
+      sortItems(filterItems(r.index, filters, contains), filters.sort),
+      filters,
+    );
+    // The Link header keeps the request's own spelling of its query; the body is the answer's.
+    const link = pageLinks(`${r.base}/api/content.json`, params, page);
+    const key = answerKey(filters, page);
+    const storeKey = key ? `feed?${key}` : "feed";
+    let extras: Map<Item, ItemExtras> | undefined;
+    if (wanted && !store.has(r, storeKey)) {
+      const got = await extrasFor(page.items, wanted);
+      if (!(got instanceof Map)) return caughtUp(r, got, tries, (next) => feed(next, tries + 1));
+      extras = got;
+    }
+    const cursor = formatCursor(r.journal.id, r.journal.head);
+    return store.send(
+      r,
+      storeKey,
+      () => ({
+        type: JSON_TYPE,
+        body: renderFeedBytes(
+          r.index,
+          page,
+          r.base,
+          fields ? undefined : store.fullFeed(r),
+          { cursor, fields, extras },
+        ),
+      }),
+      link ? { Link: link } : undefined,
+    );
+  };
+
+  /** The answer to `since` (SPEC 12): what entered or changed, what left, and where to go on. */
+  const changes = async (
+    r: RouteContext,
+    filters: Filters,
+    fields: readonly ItemField[] | undefined,
+    wanted: Wanted | undefined,
+    params: URLSearchParams,
+    tries: number,
+  ): Promise<Response> => {
+    const since = filters.since!;
+    const gone = cursorProblem(r.journal, since);
+    if (gone) return problem(r, 410, `${gone}; sync again from since=0`);
+    const answer = changesSince(r.journal, since.seq, filters, filters.limit);
+    const items: Item[] = [];
+    const deleted: { id: string; at: number }[] = [];
+    const feedItems = byId(r.index);
+    for (const change of answer.changes) {
+      if (change.deleted !== null) deleted.push({ id: change.id, at: change.deleted });
+      else {
+        const item = feedItems.get(change.id);
+        if (item) items.push(item);
+        else options.logError(`journal names ${change.id}, which the index's feed lacks`);
+      }
+    }
+    const cursor = formatCursor(r.journal.id, answer.cursor);
+    const storeKey = `feed?${filtersKey(filters)}`;
+    let extras: Map<Item, ItemExtras> | undefined;
+    if (wanted && !store.has(r, storeKey)) {
+      const got = await extrasFor(items, wanted);
+      if (!(got instanceof Map)) {
+        return caughtUp(r, got, tries, (next) => feed(next, tries + 1));
+      }
+      extras = got;
+    }
+    let link: string | undefined;
+    if (answer.more) {
+      const query = new URLSearchParams(params);
+      query.set("since", cursor);
+      link = `<${r.base}/api/content.json?${query}>; rel="next"`;
+    }
+    return store.send(
+      r,
+      storeKey,
+      () => ({
+        type: JSON_TYPE,
+        body: renderChangesBytes(
+          r.index,
+          { items, deleted, total: answer.total, cursor, more: answer.more },
+          r.base,
+          fields ? undefined : store.fullFeed(r),
+          { fields, extras },
+        ),
+      }),
+      link ? { Link: link } : undefined,
+    );
   };
 
   /** `tries`: earlier tries of this request, each ended by the index catching up with a changed file. */
@@ -139,24 +272,25 @@ export function createHandler(options: HandlerOptions): Handler {
     if (typeof include === "string") return problem(r, 400, include);
     const variant = include.length ? `?include=${include.join(",")}` : "";
     let body = found.body;
-    if (body === undefined && options.readBody && !store.has(r, `item:${key}${variant}`)) {
-      body = await options.readBody(found);
-      if (body === undefined) {
-        // The file changed (or went away) since this index was built: catch
-        // up with it and answer from the new index, never one version's
-        // body under another version's fields.
-        await refresh([found]);
-        const next = options.index();
-        if (tries < RETRIES && next !== r.index) return item({ ...r, index: next }, tries + 1);
-        return problem(r, 503, `${found.file} changed while it was read; try again`, {
-          "Retry-After": "1",
-        });
-      }
+    let extras: ItemExtras | undefined;
+    if (!store.has(r, `item:${key}${variant}`)) {
+      // Every item's body is in its form; text and sections when asked for.
+      const got = await extrasFor([found], {
+        body: true,
+        text: include.includes("text"),
+        sections: include.includes("sections"),
+      });
+      // The file changed (or went away) since this index was built: catch
+      // up with it and answer from the new index, never one version's body
+      // under another version's fields.
+      if (!(got instanceof Map)) return caughtUp(r, got, tries, (next) => item(next, tries + 1));
+      extras = got.get(found);
+      body = extras?.body;
     }
     return store.send(
       r,
       `item:${key}${variant}`,
-      () => ({ type: JSON_TYPE, body: renderItem(found, r.base, body, include) }),
+      () => ({ type: JSON_TYPE, body: renderItem(found, r.base, body, include, extras) }),
     );
   };
 
@@ -176,12 +310,17 @@ export function createHandler(options: HandlerOptions): Handler {
     return problem(r, 405, `${r.method} is not allowed; use GET or HEAD`, { Allow: "GET, HEAD" });
   });
 
-  const route = async (request: Request, index: Index): Promise<Response> => {
+  const route = async (
+    request: Request,
+    index: Index,
+    journal: JournalState,
+  ): Promise<Response> => {
     const context: RouteContext = {
       method: request.method,
       url: request.url,
       request,
       index,
+      journal,
       base: options.baseUrl ?? "",
       params: {},
     };
@@ -215,12 +354,35 @@ export function createHandler(options: HandlerOptions): Handler {
 
   return (request) => {
     const index = options.index();
+    const journal = options.journal();
     store.follow(index);
     const method = request.method;
     if (method === "GET" || method === "HEAD") {
       const ready = store.ready(request, index);
       if (ready) return ready;
     }
-    return route(request, index);
+    return route(request, index, journal);
   };
+}
+
+/**
+ * The fields each item holds (SPEC 6.2), or `undefined` for the seed's
+ * (the full feed's bytes serve those): `fields` narrows the seed's fields
+ * and `include` adds to what is left, in canonical order, `id` always.
+ */
+function shapeOf(filters: Filters): readonly ItemField[] | undefined {
+  if (!filters.fields && !filters.include) return undefined;
+  const chosen = new Set<string>([...(filters.fields ?? SEED_FIELDS), ...(filters.include ?? [])]);
+  return [...SEED_FIELDS, "url", "body", "text", "sections"].filter((field) =>
+    chosen.has(field)
+  ) as ItemField[];
+}
+
+/** Which of an item's body-made fields a shape asks for; `undefined`: none. */
+function wantedBy(fields: readonly ItemField[] | undefined): Wanted | undefined {
+  if (!fields) return undefined;
+  const has = (field: IncludeField) => fields.includes(field);
+  return has("body") || has("text") || has("sections")
+    ? { body: has("body"), text: has("text"), sections: has("sections") }
+    : undefined;
 }

@@ -1,4 +1,11 @@
-import { INCLUDE_FIELDS, MAX_LIMIT, MAX_SEARCH } from "../feed/query.ts";
+import {
+  INCLUDE_FIELDS,
+  ITEM_FIELDS,
+  MAX_LIMIT,
+  MAX_SEARCH,
+  SINCE_COMBINES,
+  SORT_ORDERS,
+} from "../feed/query.ts";
 import type { Index } from "../index/build.ts";
 import { type RouteName, ROUTES } from "./routes.ts";
 
@@ -57,12 +64,22 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
   // Opt-in fields (SPEC 6.2 `include`): present only when asked for.
   const optIn = {
     url: { type: "string", format: "uri", description: "the item's page on the site" },
+    body: { type: "string", description: "the Markdown body, without front matter" },
+    text: { type: "string", description: "the body's plain text, paragraphs a blank line apart" },
+    sections: {
+      type: "array",
+      description: "the body split at headings of levels 1-3",
+      items: { $ref: "#/components/schemas/Section" },
+    },
   };
+  // Every field but `id` may be left out by `fields` (SPEC 6.2).
   const item = {
     type: "object",
     additionalProperties: false,
-    required: Object.keys(itemProperties),
+    required: ["id"],
     properties: { ...itemProperties, ...optIn },
+    description: "Without fields, every one of the seed's fields: " +
+      Object.keys(itemProperties).join(", "),
   };
   const detailProperties = {
     ...itemProperties,
@@ -70,10 +87,12 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     parent: { type: ["string", "null"] },
     children: { type: "array", items: { type: "string" } },
   };
+  const { body: _body, ...detailOptIn } = optIn;
   const itemDetail = {
-    ...item,
+    type: "object",
+    additionalProperties: false,
     required: Object.keys(detailProperties),
-    properties: { ...detailProperties, ...optIn },
+    properties: { ...detailProperties, ...detailOptIn },
   };
   const q = (name: string, description: string, schema: Record<string, unknown>) => ({
     name,
@@ -85,6 +104,10 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
   const include = q("include", "opt-in fields to add to every item (comma list)", {
     type: "string",
     pattern: `^(?:(?:${INCLUDE_FIELDS.join("|")})(?:,|$))*$`,
+  });
+  const itemInclude = q("include", "opt-in fields to add: url, text, sections (comma list)", {
+    type: "string",
+    pattern: `^(?:(?:${INCLUDE_FIELDS.filter((f) => f !== "body").join("|")})(?:,|$))*$`,
   });
   const problem = (description: string) => ({
     description,
@@ -118,14 +141,36 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           q("searchable", "searchable flag", bool),
           q("limit", "items per page", { type: "integer", minimum: 1, maximum: MAX_LIMIT }),
           q("page", "page number; needs limit", { type: "integer", minimum: 1, default: 1 }),
+          q("updated_since", "items whose last_update is on or after that day", DAY),
           include,
+          q(
+            "fields",
+            "the fields every item holds, in canonical order; id is always there " +
+              "(fields=id,checksum,last_update is the site's manifest)",
+            {
+              type: "string",
+              pattern: `^(?:(?:${ITEM_FIELDS.join("|")})(?:,|$))*$`,
+            },
+          ),
+          q("sort", "the order of the matches before paging; ties keep feed order", {
+            type: "string",
+            enum: [...SORT_ORDERS],
+            default: "feed",
+          }),
+          q(
+            "since",
+            "the changes after a cursor from meta.cursor (or 0: every current item), with " +
+              `deleted ids in 'deleted'; combines with ${SINCE_COMBINES.join(", ")} only`,
+            { type: "string", pattern: "^(?:0|[0-9a-z]{1,32}\\.(?:0|[1-9][0-9]{0,15}))$" },
+          ),
         ],
         responses: {
           "200": {
-            description: "The feed",
+            description: "The feed, or with since the changes after the cursor",
             headers: {
               Link: {
-                description: "RFC 8288 first/prev/next/last links when limit is given",
+                description: "RFC 8288 first/prev/next/last links when limit is given; " +
+                  "with since, the next page of changes while meta.more is true",
                 schema: { type: "string" },
               },
               ETag: { schema: { type: "string" } },
@@ -134,6 +179,11 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           },
           "304": { description: "Not modified" },
           "400": problem("A bad query: the detail names the parameter"),
+          "410": problem(
+            "A cursor the journal cannot answer (another journal, past the head, older than " +
+              "the retention): sync again from since=0",
+          ),
+          "503": problem("A file changed while its body was read; try again"),
         },
       },
     },
@@ -179,7 +229,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
             description: "the item's uri; may contain '/'",
             schema: { type: "string" },
           },
-          include,
+          itemInclude,
         ],
         responses: {
           "200": {
@@ -219,18 +269,59 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
             meta: {
               type: "object",
               additionalProperties: false,
-              required: ["count", "total", "url", "generated"],
+              required: ["count", "total", "url", "generated", "cursor"],
               properties: {
-                count: { type: "integer", minimum: 0 },
-                total: { type: "integer", minimum: 0 },
+                count: { type: "integer", minimum: 0, description: "items in data" },
+                total: {
+                  type: "integer",
+                  minimum: 0,
+                  description: "matches before paging (with since: changes after the cursor)",
+                },
                 url: { type: "string", format: "uri" },
                 generated: {
                   type: "string",
                   pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
                 },
+                cursor: {
+                  type: "string",
+                  description: "the change journal's position: where the next sync starts",
+                },
+                more: {
+                  type: "boolean",
+                  description: "with since: whether changes remain after cursor",
+                },
               },
             },
             data: { type: "array", items: { $ref: "#/components/schemas/Item" } },
+            deleted: {
+              type: "array",
+              description: "with since: the ids that left the feed after the cursor",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["id", "deleted"],
+                properties: {
+                  id: { type: "string" },
+                  deleted: {
+                    type: "string",
+                    pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
+                  },
+                },
+              },
+            },
+          },
+        },
+        Section: {
+          type: "object",
+          additionalProperties: false,
+          required: ["anchor", "heading", "path", "level", "text", "checksum"],
+          properties: {
+            anchor: { type: "string" },
+            heading: { type: "string" },
+            path: { type: "array", items: { type: "string" } },
+            level: { type: "integer", minimum: 0, maximum: 3 },
+            text: { type: "string" },
+            checksum: { type: "string", pattern: "^[0-9a-f]{64}$" },
           },
         },
         Item: item,

@@ -1,0 +1,111 @@
+import type { Item } from "../index/item.ts";
+import { textBlocks } from "../text/blocks.ts";
+import { htmlDocumentBlocks } from "../text/html_blocks.ts";
+import { plainText } from "../text/plain_text.ts";
+import { type Section, sectionsOf } from "../text/sections.ts";
+import { forEachConcurrently } from "../util/concurrency.ts";
+import type { ItemExtras } from "./render.ts";
+import type { ReadBody } from "./search.ts";
+
+/** Which opt-in fields a response needs of each item's body. */
+export interface Wanted {
+  readonly body: boolean;
+  readonly text: boolean;
+  readonly sections: boolean;
+}
+
+/** What {@link ItemTexts.gather} found: each item's extras, and the items whose files changed. */
+export interface Gathered {
+  readonly extras: Map<Item, ItemExtras>;
+  /** Items whose file is no longer the one indexed (their bodies were not served). */
+  readonly changed: readonly Item[];
+}
+
+/** The bodies, plain texts and sections a service serves (SPEC 6.2, 13). */
+export interface ItemTexts {
+  /** Reads what `wanted` asks for of each item, 32 files at a time. */
+  gather(items: readonly Item[], wanted: Wanted): Promise<Gathered>;
+}
+
+/** Plain text and sections made from one file, kept by its checksum. */
+interface Made {
+  readonly text: string;
+  readonly sections: readonly Section[];
+  /** What it holds, in bytes (UTF-16), counted against the budget. */
+  readonly size: number;
+}
+
+/**
+ * The store of texts a service makes on request (SPEC 13: nothing at
+ * start-up, nothing for requests that do not ask; what is made is kept by
+ * file checksum). Bodies are read again from the files (`readBody`, which
+ * checks each against its checksum) where the index does not hold them;
+ * text and sections are kept, least recently used out, within `budget`
+ * bytes, so the next response, and the next index after an edit, makes
+ * only what changed.
+ *
+ * @example
+ * ```ts
+ * import { createItemTexts } from "./item_text.ts";
+ * declare const items: readonly import("../index/item.ts").Item[];
+ * const texts = createItemTexts(undefined); // an index that holds its bodies (a snapshot)
+ * const { extras } = await texts.gather(items, { body: false, text: true, sections: true });
+ * ```
+ */
+export function createItemTexts(
+  readBody: ReadBody | undefined,
+  budget = 32 * 1024 * 1024,
+): ItemTexts {
+  const made = new Map<string, Made>();
+  let held = 0;
+  const keep = (checksum: string, value: Made) => {
+    made.set(checksum, value);
+    held += value.size;
+    for (const [key, old] of made) {
+      if (held <= budget || made.size === 1) break;
+      made.delete(key);
+      held -= old.size;
+    }
+  };
+  const make = async (item: Item, body: string): Promise<Made> => {
+    const known = made.get(item.checksum);
+    if (known) {
+      made.delete(item.checksum); // most recently used: to the end
+      made.set(item.checksum, known);
+      return known;
+    }
+    const blocks = /\.html?$/i.test(item.file) ? htmlDocumentBlocks(body) : textBlocks(body);
+    const text = plainText(blocks);
+    const sections = await sectionsOf(blocks, item.title);
+    let size = text.length * 2;
+    for (const section of sections) size += section.text.length * 2 + 200;
+    const value = { text, sections, size };
+    keep(item.checksum, value);
+    return value;
+  };
+  return {
+    async gather(items, wanted) {
+      const extras = new Map<Item, ItemExtras>();
+      const changed: Item[] = [];
+      let next = 0;
+      await forEachConcurrently(() => items[next++], async (item) => {
+        const known = made.get(item.checksum);
+        const needsBody = wanted.body || !known;
+        const body = !needsBody
+          ? undefined
+          : item.body ?? (readBody ? await readBody(item) : undefined);
+        if (needsBody && body === undefined) {
+          changed.push(item);
+          return;
+        }
+        const texts = wanted.text || wanted.sections ? await make(item, body ?? "") : undefined;
+        extras.set(item, {
+          ...(wanted.body ? { body } : {}),
+          ...(wanted.text ? { text: texts!.text } : {}),
+          ...(wanted.sections ? { sections: texts!.sections } : {}),
+        });
+      });
+      return { extras, changed };
+    },
+  };
+}

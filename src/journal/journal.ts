@@ -1,0 +1,104 @@
+// The service's change journal (SPEC 12): records each new index, durably
+// where it can, and holds the state that requests answer `since` from.
+import { createHash } from "node:crypto";
+import type { Index } from "../index/build.ts";
+import type { Item } from "../index/item.ts";
+import { changeKey } from "./change_key.ts";
+import { type JournalStore, openJournalStore } from "./sqlite_store.ts";
+import {
+  applyChanges,
+  emptyJournal,
+  type JournalState,
+  planRecord,
+  type RecordedItem,
+} from "./state.ts";
+
+/** The journal a service keeps. */
+export interface Journal {
+  /** The journal as of the last index recorded. */
+  readonly state: JournalState;
+  /** Whether it is kept on disk (else it lasts as long as the process). */
+  readonly durable: boolean;
+  /**
+   * Records an index's feed (SPEC 12): its changes are written (in one
+   * transaction, when durable) before the new state is returned, so no
+   * cursor is given out for a change that a crash could lose.
+   */
+  record(index: Index, now: number): JournalState;
+  /** Closes the database. */
+  close(): void;
+}
+
+/** Options of {@link createJournal}. */
+export interface JournalOptions {
+  /** The state folder; `undefined`: in memory (a snapshot's, or a test's). */
+  readonly folder?: string;
+  /** The journal to start from when there is no folder (a snapshot's). */
+  readonly initial?: JournalState;
+  /** Days a deletion stays in the journal. */
+  readonly retentionDays: number;
+  /** Where the one warning goes when the folder cannot be written. */
+  readonly warn: (message: string) => void;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * The journal of a service: in the SQLite file of `folder` (SPEC 12), or in
+ * memory with one warning when the folder cannot be written (read-only
+ * deployments; cursors then last as long as the process).
+ *
+ * @example
+ * ```ts
+ * import { createJournal } from "./journal.ts";
+ * const journal = createJournal({ folder: "/site/.content-feed", retentionDays: 90, warn: console.warn });
+ * // journal.record(index, Date.now()) after each index build
+ * ```
+ */
+export function createJournal(options: JournalOptions): Journal {
+  let store: JournalStore | undefined;
+  if (options.folder !== undefined) {
+    try {
+      store = openJournalStore(options.folder, options.warn);
+    } catch (error) {
+      options.warn(
+        `${options.folder}: cannot keep the sync journal there (${
+          (error as Error).message
+        }); it lives in memory, and its cursors last as long as this process`,
+      );
+    }
+  }
+  let state = store?.state ?? options.initial ?? emptyJournal();
+  // An item object is the same in the next index when nothing about it changed.
+  const keys = new WeakMap<Item, string>();
+  const keyOf = (item: Item) => {
+    let key = keys.get(item);
+    if (key === undefined) {
+      key = createHash("sha256").update(changeKey(item)).digest("hex").slice(0, 32);
+      keys.set(item, key);
+    }
+    return key;
+  };
+  return {
+    get state() {
+      return state;
+    },
+    durable: store !== undefined,
+    record(index, now) {
+      const current: RecordedItem[] = index.feed.map((item) => ({
+        id: item.id,
+        key: keyOf(item),
+        type: item.type,
+        category: item.category,
+      }));
+      const changes = planRecord(state, current, now, options.retentionDays * DAY);
+      store?.write(changes);
+      state = applyChanges(state, changes);
+      return state;
+    },
+    close() {
+      store?.close();
+      store = undefined;
+    },
+  };
+}
