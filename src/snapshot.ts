@@ -47,7 +47,7 @@ export interface Snapshot {
   readonly journal: SnapshotJournal;
 }
 
-/** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted]`. */
+/** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted, lives]`. */
 export interface SnapshotJournal {
   readonly id: string;
   readonly head: number;
@@ -60,6 +60,7 @@ export interface SnapshotJournal {
     string,
     string,
     number | null,
+    readonly (readonly [number, number])[],
   ])[];
 }
 
@@ -80,7 +81,7 @@ export function journalToSnapshot(state: JournalState): SnapshotJournal {
     horizon: state.horizon,
     entries: [...state.entries].sort((a, b) => compareText(a[0], b[0])).map((
       [id, e],
-    ) => [id, e.seq, e.born, e.key, e.type, e.category, e.deleted] as const),
+    ) => [id, e.seq, e.born, e.key, e.type, e.category, e.deleted, e.lives] as const),
   };
 }
 
@@ -99,13 +100,14 @@ export function journalFromSnapshot(journal: SnapshotJournal): JournalState {
     head: journal.head,
     horizon: journal.horizon,
     entries: new Map(
-      journal.entries.map(([id, seq, born, key, type, category, deleted]) => [id, {
+      journal.entries.map(([id, seq, born, key, type, category, deleted, lives]) => [id, {
         seq,
         born,
         key,
         type,
         category,
         deleted,
+        lives,
       }]),
     ),
   };

@@ -80,7 +80,7 @@ function open(file: string): JournalStore {
     db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS entries (
         id TEXT PRIMARY KEY, seq INTEGER NOT NULL, born INTEGER NOT NULL, key TEXT NOT NULL,
-        type TEXT NOT NULL, category TEXT NOT NULL, deleted INTEGER
+        type TEXT NOT NULL, category TEXT NOT NULL, deleted INTEGER, lives TEXT NOT NULL
       ) WITHOUT ROWID;`);
     const meta = new Map(
       (db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[])
@@ -103,7 +103,7 @@ function open(file: string): JournalStore {
       const entries = new Map<string, JournalEntry>();
       for (
         const row of db.prepare(
-          "SELECT id, seq, born, key, type, category, deleted FROM entries",
+          "SELECT id, seq, born, key, type, category, deleted, lives FROM entries",
         ).iterate() as Iterable<Record<string, string | number | null>>
       ) {
         entries.set(row.id as string, {
@@ -113,6 +113,7 @@ function open(file: string): JournalStore {
           type: row.type as string,
           category: row.category as string,
           deleted: row.deleted === null ? null : Number(row.deleted),
+          lives: JSON.parse(row.lives as string),
         });
       }
       state = {
@@ -123,9 +124,11 @@ function open(file: string): JournalStore {
       };
     }
     const upsert = db.prepare(
-      `INSERT INTO entries (id, seq, born, key, type, category, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO entries (id, seq, born, key, type, category, deleted, lives)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, born = excluded.born, key = excluded.key,
-         type = excluded.type, category = excluded.category, deleted = excluded.deleted`,
+         type = excluded.type, category = excluded.category, deleted = excluded.deleted,
+         lives = excluded.lives`,
     );
     const purge = db.prepare("DELETE FROM entries WHERE id = ?");
     const setMeta = db.prepare("UPDATE meta SET value = ? WHERE key = ?");
@@ -137,7 +140,16 @@ function open(file: string): JournalStore {
         try {
           for (const id of changes.purged) purge.run(id);
           for (const [id, e] of changes.upserts) {
-            upsert.run(id, e.seq, e.born, e.key, e.type, e.category, e.deleted);
+            upsert.run(
+              id,
+              e.seq,
+              e.born,
+              e.key,
+              e.type,
+              e.category,
+              e.deleted,
+              JSON.stringify(e.lives),
+            );
           }
           setMeta.run(String(changes.head), "head");
           setMeta.run(String(changes.horizon), "horizon");

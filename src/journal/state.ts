@@ -9,10 +9,17 @@ export interface JournalEntry {
   readonly seq: number;
   /**
    * Where the id's current stay in the feed began (for a tombstone, its
-   * last stay): a client whose cursor is before it never had the id, so
-   * its leaving is no news to that client.
+   * last stay). A sync that starts before it gets the id at this position,
+   * even if the id changed again since: so a client whose cursor is past it
+   * holds the id.
    */
   readonly born: number;
+  /**
+   * The id's ended stays, `[born, left]` (left: the tombstone's sequence
+   * number): a client whose cursor lies in one holds the id from that stay,
+   * so its leaving is news to that client, and to no other.
+   */
+  readonly lives: readonly (readonly [number, number])[];
   /** A hash of the item's feed form as it was last recorded (`change_key.ts`). */
   readonly key: string;
   /** The item's type (a `since` filtered by type still sees its tombstone). */
@@ -108,14 +115,15 @@ export function planRecord(
     const old = state.entries.get(item.id);
     if (old && old.deleted === null && old.key === item.key) continue;
     const seq = ++head;
-    const born = old && old.deleted === null ? old.born : seq;
+    const stays = old !== undefined && old.deleted === null;
     upserts.push([item.id, {
       seq,
-      born,
+      born: stays ? old.born : seq,
       key: item.key,
       type: item.type,
       category: item.category,
       deleted: null,
+      lives: old?.lives ?? [],
     }]);
   }
   const gone: string[] = [];
@@ -125,7 +133,8 @@ export function planRecord(
   gone.sort();
   for (const id of gone) {
     const old = state.entries.get(id)!;
-    upserts.push([id, { ...old, seq: ++head, deleted: now }]);
+    const seq = ++head;
+    upserts.push([id, { ...old, seq, deleted: now, lives: [...old.lives, [old.born, seq]] }]);
   }
   let horizon = state.horizon;
   const purged: string[] = [];
@@ -159,6 +168,7 @@ export function applyChanges(state: JournalState, changes: JournalChanges): Jour
 /** One change after a cursor: the id, and when it left the feed (`null`: it is in the feed). */
 export interface Change {
   readonly id: string;
+  /** Its position: where the next page starts when it is a page's last. */
   readonly seq: number;
   readonly deleted: number | null;
 }
@@ -175,15 +185,19 @@ export interface ChangesAnswer {
   readonly more: boolean;
 }
 
-/** Entries in change order, one array per journal state (made on its first `since`). */
+/** Entries in order of their last change, one array per journal state (made on its first `since`). */
 const ordered = new WeakMap<JournalState, readonly (readonly [string, JournalEntry])[]>();
 
 /**
- * The changes after position `after` (SPEC 12): every id that entered or
- * changed since, and every id that left since and that a client at `after`
- * could hold (its stay began at or before `after`: since `0`, no deletions
- * at all), filtered by type and category, at most `limit` of them. Pure;
- * the caller has checked the cursor with {@link cursorProblem}.
+ * The changes after position `after` (SPEC 12), at most `limit` of them:
+ * every id in the feed whose last change is after it, and every id that
+ * left after it and that a client at `after` holds (the cursor lies in one
+ * of the id's stays: since `0`, no deletions at all), filtered by type and
+ * category. Each change sits at the first of the id's positions after the
+ * cursor (where its stay began, else its last change), so a sync that pages
+ * on while an id changes again still meets the id where it first would
+ * have: no id can move past a client and leave unseen. Pure; the caller
+ * has checked the cursor with {@link cursorProblem}.
  *
  * @example
  * ```ts
@@ -202,7 +216,7 @@ export function changesSince(
     list = [...state.entries].sort((a, b) => a[1].seq - b[1].seq);
     ordered.set(state, list);
   }
-  // The first entry after the cursor, by binary search.
+  // Only ids whose last change is after the cursor can be news: binary search for the first.
   let low = 0;
   let high = list.length;
   while (low < high) {
@@ -215,9 +229,13 @@ export function changesSince(
     const [id, entry] = list[i];
     if (filter.type !== undefined && entry.type !== filter.type) continue;
     if (filter.category !== undefined && entry.category !== filter.category) continue;
-    if (entry.deleted !== null && (after === 0 || entry.born > after)) continue;
-    matches.push({ id, seq: entry.seq, deleted: entry.deleted });
+    if (entry.deleted === null) {
+      matches.push({ id, seq: entry.born > after ? entry.born : entry.seq, deleted: null });
+    } else if (entry.lives.some(([born, left]) => born <= after && after < left)) {
+      matches.push({ id, seq: entry.seq, deleted: entry.deleted });
+    }
   }
+  matches.sort((a, b) => a.seq - b.seq);
   if (limit === undefined || limit >= matches.length) {
     return { changes: matches, total: matches.length, cursor: state.head, more: false };
   }
