@@ -60,7 +60,9 @@ async function feed(server: Running): Promise<Map<string, Json>> {
 }
 
 describe("the journal across kill -9 (SPEC 12)", () => {
-  it("a restart answers an old cursor with exactly what changed while the server was down", async () => {
+  it("a restart answers an old cursor with exactly what changed while the server was down", {
+    timeout: 60_000,
+  }, async () => {
     const root = await writeSite({
       "services.yaml": CONFIG,
       "docs/a.md": md({ title: "A" }, LONG),
@@ -90,84 +92,93 @@ describe("the journal across kill -9 (SPEC 12)", () => {
     }
   });
 
-  it("killed during bursts of changes, eight times: the journal opens, and no cursor given out loses a change", async () => {
-    const random = mulberry32(7);
-    const files: SiteFiles = { "services.yaml": CONFIG };
-    for (let i = 0; i < 20; i++) {
-      files[`${i % 2 ? "docs" : "blog"}/f${i}.md`] = md({ title: `F${i}` }, LONG);
-    }
-    const root = await writeSite(files);
-    let made = 20;
-    const paths = Object.keys(files).filter((p) => p.endsWith(".md"));
-    const change = async () => {
-      const path = paths[Math.floor(random() * paths.length)];
-      if (random() < 0.2 && paths.length > 5) {
-        paths.splice(paths.indexOf(path), 1);
-        await rm(join(root, path), { force: true });
-      } else if (random() < 0.3) {
-        const next = `${random() < 0.5 ? "docs" : "blog"}/n${++made}.md`;
-        paths.push(next);
-        await mkdir(dirname(join(root, next)), { recursive: true });
-        await writeFile(join(root, next), md({ title: `N${made}` }, LONG));
-      } else {
-        await writeFile(join(root, path), md({ title: `Edited ${random()}` }, LONG));
+  it(
+    "killed during bursts of changes, eight times: the journal opens, and no cursor given out loses a change",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const random = mulberry32(7);
+      const files: SiteFiles = { "services.yaml": CONFIG };
+      for (let i = 0; i < 20; i++) {
+        files[`${i % 2 ? "docs" : "blog"}/f${i}.md`] = md({ title: `F${i}` }, LONG);
       }
-    };
-    try {
-      // Cursors given out, each with the mirror a client held when it got it.
-      const given: { cursor: string; mirror: Map<string, Json> }[] = [];
-      let mirror = new Map<string, Json>();
-      let cursor = "0";
-      for (let crash = 0; crash < 8; crash++) {
-        const server = await start(root);
-        assert.doesNotMatch(server.stderr(), /unreadable|cannot keep the sync journal/);
-        // After the restart every cursor given out before it is answered, and reaches the feed.
-        for (const old of given.slice(-3)) {
-          const copy = new Map(old.mirror);
-          await syncAll(server, copy, old.cursor);
-          assert.deepEqual(copy, await feed(server), `from ${old.cursor} after crash ${crash}`);
+      const root = await writeSite(files);
+      let made = 20;
+      const paths = Object.keys(files).filter((p) => p.endsWith(".md"));
+      const change = async () => {
+        const path = paths[Math.floor(random() * paths.length)];
+        if (random() < 0.2 && paths.length > 5) {
+          paths.splice(paths.indexOf(path), 1);
+          await rm(join(root, path), { force: true });
+        } else if (random() < 0.3) {
+          const next = `${random() < 0.5 ? "docs" : "blog"}/n${++made}.md`;
+          paths.push(next);
+          await mkdir(dirname(join(root, next)), { recursive: true });
+          await writeFile(join(root, next), md({ title: `N${made}` }, LONG));
+        } else {
+          await writeFile(join(root, path), md({ title: `Edited ${random()}` }, LONG));
         }
-        cursor = await syncAll(server, mirror, cursor);
-        assert.deepEqual(mirror, await feed(server), `crash ${crash}`);
-        // A burst of changes while a client syncs, and a SIGKILL somewhere in it.
-        const killAt = 50 + Math.floor(random() * 700);
-        const t0 = Date.now();
-        let killed = false;
-        const burst = (async () => {
-          while (!killed) {
-            await change();
-            await new Promise((resolve) => setTimeout(resolve, 5 + random() * 40));
-          }
-        })();
-        while (Date.now() - t0 < killAt) {
-          try {
-            const { status, body } = await get(server, `/api/content.json?since=${cursor}&limit=5`);
-            if (status !== 200) continue;
-            for (const item of body.data) mirror.set(item.id, comparable(item));
-            for (const { id } of body.deleted) mirror.delete(id);
-            cursor = body.meta.cursor;
-            given.push({ cursor, mirror: new Map(mirror) });
-          } catch {
-            // the request raced the kill
-          }
-        }
-        await kill(server);
-        killed = true;
-        await burst;
-        mirror = new Map(given.at(-1)?.mirror ?? mirror);
-        cursor = given.at(-1)?.cursor ?? cursor;
-      }
-      const server = await start(root);
+      };
       try {
-        cursor = await syncAll(server, mirror, cursor);
-        assert.deepEqual(mirror, await feed(server));
+        // Cursors given out, each with the mirror a client held when it got it.
+        const given: { cursor: string; mirror: Map<string, Json> }[] = [];
+        let mirror = new Map<string, Json>();
+        let cursor = "0";
+        for (let crash = 0; crash < 8; crash++) {
+          const server = await start(root);
+          assert.doesNotMatch(server.stderr(), /unreadable|cannot keep the sync journal/);
+          // After the restart every cursor given out before it is answered, and reaches the feed.
+          for (const old of given.slice(-3)) {
+            const copy = new Map(old.mirror);
+            await syncAll(server, copy, old.cursor);
+            assert.deepEqual(copy, await feed(server), `from ${old.cursor} after crash ${crash}`);
+          }
+          cursor = await syncAll(server, mirror, cursor);
+          assert.deepEqual(mirror, await feed(server), `crash ${crash}`);
+          // A burst of changes while a client syncs, and a SIGKILL somewhere in it.
+          const killAt = 50 + Math.floor(random() * 700);
+          const t0 = Date.now();
+          let killed = false;
+          const burst = (async () => {
+            while (!killed) {
+              await change();
+              await new Promise((resolve) => setTimeout(resolve, 5 + random() * 40));
+            }
+          })();
+          while (Date.now() - t0 < killAt) {
+            try {
+              const { status, body } = await get(
+                server,
+                `/api/content.json?since=${cursor}&limit=5`,
+              );
+              if (status !== 200) continue;
+              for (const item of body.data) mirror.set(item.id, comparable(item));
+              for (const { id } of body.deleted) mirror.delete(id);
+              cursor = body.meta.cursor;
+              given.push({ cursor, mirror: new Map(mirror) });
+            } catch {
+              // the request raced the kill
+            }
+          }
+          await kill(server);
+          killed = true;
+          await burst;
+          mirror = new Map(given.at(-1)?.mirror ?? mirror);
+          cursor = given.at(-1)?.cursor ?? cursor;
+        }
+        const server = await start(root);
+        try {
+          cursor = await syncAll(server, mirror, cursor);
+          assert.deepEqual(mirror, await feed(server));
+        } finally {
+          await server.stop();
+        }
       } finally {
-        await server.stop();
+        await removeSite(root);
       }
-    } finally {
-      await removeSite(root);
-    }
-  });
+    },
+  );
 });
 
 type SiteFiles = Record<string, string>;

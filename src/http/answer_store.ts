@@ -83,7 +83,18 @@ export function createAnswerStore(
   settings: HttpSettings & { readonly cacheBytes?: number },
   configuredBase: string | undefined,
 ): AnswerStore {
-  const cache = createResponseCache<Slot | FeedBytes>(settings.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const budget = settings.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  // Evicted answers are garbage the collector may not hurry to take (their
+  // bytes live outside the JavaScript heap): the runtime is asked to collect
+  // once a budget's worth has gone (src/adapters/bun.ts).
+  let dropped = 0;
+  const cache = createResponseCache<Slot | FeedBytes>(budget, (bytes) => {
+    dropped += bytes;
+    if (dropped >= budget && settings.tuning?.collectGarbage) {
+      dropped = 0;
+      settings.tuning.collectGarbage();
+    }
+  });
   const urls = new Map<string, { readonly key: string; readonly extra?: Record<string, string> }>();
   /** The index whose answers are kept. */
   let current: Index | undefined;

@@ -38,17 +38,23 @@ export interface ResponseCache<V> {
  * cache.get("b"); // "second"
  * ```
  */
-export function createResponseCache<V>(budget: number): ResponseCache<V> {
+export function createResponseCache<V>(
+  budget: number,
+  evicted: (bytes: number) => void = () => {},
+): ResponseCache<V> {
   // A Map iterates in insertion order: re-inserting on use keeps the least
   // recently used entry first.
   const entries = new Map<string, { value: V; bytes: number }>();
   let held = 0;
   const evict = () => {
+    let dropped = 0;
     for (const [key, entry] of entries) {
       if (held <= budget || entries.size <= 1) break;
       entries.delete(key);
       held -= entry.bytes;
+      dropped += entry.bytes;
     }
+    if (dropped > 0) evicted(dropped);
   };
   return {
     get(key) {

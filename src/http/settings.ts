@@ -25,4 +25,10 @@ export interface Tuning {
    * clone's stream, so it stays off there. Default: `false`.
    */
   readonly cloneResponses?: boolean;
+  /**
+   * Asks the runtime to collect garbage, once the response cache has evicted
+   * a budget's worth of answers: Bun's collector lets large evicted buffers
+   * pile up far past the budget between its own collections. Default: none.
+   */
+  readonly collectGarbage?: () => void;
 }
