@@ -50,19 +50,40 @@ export {
   type Filters,
   INCLUDE_FIELDS,
   type IncludeField,
+  ITEM_FIELDS,
+  type ItemField,
   parseQuery,
   type QueryProblem,
   type QueryVocabulary,
+  SEED_FIELDS,
+  SORT_ORDERS,
+  type SortOrder,
 } from "./src/feed/query.ts";
-export { filterItems, type Page, paginate } from "./src/feed/filter.ts";
+export { filterItems, type Page, paginate, sortItems } from "./src/feed/filter.ts";
 export type { Contains } from "./src/feed/search.ts";
 export {
+  type ChangedItems,
   type FeedBytes,
+  type ItemExtras,
   itemJson,
+  renderChangesBytes,
   renderFeed,
   renderFeedBytes,
   renderFullFeed,
+  type RenderOptions,
+  shapedItemJson,
 } from "./src/feed/render.ts";
+export { type Cursor, formatCursor, parseCursor } from "./src/journal/cursor.ts";
+export {
+  type Change,
+  type ChangesAnswer,
+  changesSince,
+  cursorProblem,
+  type JournalEntry,
+  type JournalState,
+} from "./src/journal/state.ts";
+export { type Section, sectionsOf } from "./src/text/sections.ts";
+export { type TextBlock, textBlocks } from "./src/text/blocks.ts";
 export { renderItem } from "./src/feed/item_form.ts";
 export { renderSitemap } from "./src/feed/sitemap.ts";
 export { pageLinks } from "./src/feed/links.ts";
@@ -70,6 +91,7 @@ export {
   makeSnapshot,
   type Snapshot,
   type SnapshotFile,
+  type SnapshotJournal,
   writeSnapshotFile,
 } from "./src/snapshot.ts";
 export { slugify } from "./src/util/slugify.ts";

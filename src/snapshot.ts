@@ -49,9 +49,13 @@ export interface Snapshot {
 
 /** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted, lives]`. */
 export interface SnapshotJournal {
+  /** The journal's id (in every cursor it gives out). */
   readonly id: string;
+  /** Its last sequence number. */
   readonly head: number;
+  /** Cursors before it are answered 410. */
   readonly horizon: number;
+  /** Every id it knows, in id order. */
   readonly entries: readonly (readonly [
     string,
     number,

@@ -77,9 +77,11 @@ const RETRIES = 3;
  * ```ts
  * import { createHandler } from "./handler.ts";
  * import { buildIndex } from "../index/build.ts";
+ * import { emptyJournal } from "../journal/state.ts";
  * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] }, 0);
- * const handle = createHandler({ index: () => index, baseUrl: undefined, cors: true,
- *   cacheControl: "public, max-age=60", logError: console.error });
+ * const journal = emptyJournal();
+ * const handle = createHandler({ index: () => index, journal: () => journal, baseUrl: undefined,
+ *   cors: true, cacheControl: "public, max-age=60", logError: console.error });
  * const response = await handle(new Request("http://localhost/api/content.json"));
  * ```
  */

@@ -167,9 +167,11 @@ export function applyChanges(state: JournalState, changes: JournalChanges): Jour
 
 /** One change after a cursor: the id, and when it left the feed (`null`: it is in the feed). */
 export interface Change {
+  /** The item's id. */
   readonly id: string;
   /** Its position: where the next page starts when it is a page's last. */
   readonly seq: number;
+  /** Epoch ms at which it left the feed; `null`: it is in the feed. */
   readonly deleted: number | null;
 }
 
