@@ -186,22 +186,45 @@ for (const size of sizes) {
     const env = { CONTENT_CONFIG: config };
 
     // 1. Cold start: process start to the first full feed response, against the I/O floor.
+    // Each is a first start: the journal's state folder is removed before it.
     const floor: number[] = [];
     const cold: number[] = [];
     const before: number[] = [];
-    const coldStart = async (config: string, cwd?: string) => {
+    const restarted: number[] = [];
+    const beforeRestarted: number[] = [];
+    const peaks = { now: [] as number[], before: [] as number[] };
+    const state = join(site, ".content-feed");
+    const coldStart = async (config: string, cwd?: string, peak?: number[]) => {
       const t0 = performance.now();
       const server = await start(command("main.ts"), { CONTENT_CONFIG: config }, cwd);
       await (await fetch(`${server.url}/api/content.json`)).arrayBuffer();
       const ms = performance.now() - t0;
+      peak?.push(await peakRss(server.child.pid!));
       await stop(server);
       return ms;
     };
+    // What a restart after offline edits meets: 100 files changed since the journal's last record.
+    let edits = 0;
+    const editOffline = async () => {
+      edits++;
+      for (const path of paths.slice(0, 100)) {
+        await appendFile(join(site, path), `\nEdited offline, round ${edits}.\n`);
+      }
+    };
     for (let i = 0; i < repeats; i++) {
       floor.push((await runProcess(command("bench/floor.ts", site))).ms);
-      cold.push(await coldStart(config));
-      if (compareTree) before.push(await coldStart(config, compareTree));
+      await rm(state, { recursive: true, force: true });
+      cold.push(await coldStart(config, undefined, peaks.now));
+      if (compareTree) {
+        before.push(await coldStart(config, compareTree, peaks.before));
+        // The journal of the start above is there; the edits make 100 changes for it to record.
+        await editOffline();
+        restarted.push(await coldStart(config));
+        await editOffline();
+        beforeRestarted.push(await coldStart(config, compareTree));
+      }
     }
+    await rm(state, { recursive: true, force: true });
     row(
       size,
       "cold start ÷ I/O floor (read + SHA-256 every file)",
@@ -210,8 +233,19 @@ for (const size of sizes) {
     );
     if (compareTree) {
       row(size, `cold start ÷ the same at ${compareRef}`, fmt(median(cold) / median(before)), "");
+      row(
+        size,
+        `restart after 100 offline changes ÷ the same at ${compareRef}`,
+        fmt(median(restarted) / median(beforeRestarted)),
+        "≤ 1.1",
+      );
+      row(
+        size,
+        `peak memory after start, KB per item more than at ${compareRef}`,
+        fmt((median(peaks.now) - median(peaks.before)) / size / 1024, 2),
+        "≤ 1",
+      );
     }
-
     // 1b. Git dates (SPEC 4): the same site committed to a repository, cold
     // starts with git dates against `git: false`, interleaved.
     if (hasGit) {
@@ -346,6 +380,62 @@ for (const size of sizes) {
       fmt(firstSearch / median(floor)),
       "",
     );
+    // 7. Sync (SPEC 6.2, 12): the manifest, every body, and a delta of 10 changes, each
+    // against fixed bytes of its own size; the first build of the bodies against the floor.
+    const mb = (bytes: Uint8Array) => `${(bytes.length / 1e6).toFixed(1)} MB`;
+    const manifestUrl = `${feedUrl}?fields=id,checksum,last_update`;
+    const manifest = await fixedFor(manifestUrl);
+    throughputRow(
+      `manifest (fields=id,checksum,last_update, ${mb(manifest.bytes)}) ÷ fixed bytes`,
+      "≥ 0.8",
+      await compare(server, manifestUrl, manifest.fixed),
+    );
+    const bodyUrl = `${feedUrl}?include=body`;
+    const t1 = performance.now();
+    await (await fetch(bodyUrl, { headers: { "accept-encoding": "identity" } })).arrayBuffer();
+    row(
+      size,
+      "include=body, whole feed: first build (reads every body) ÷ I/O floor",
+      fmt((performance.now() - t1) / median(floor)),
+      "≤ 2",
+    );
+    const bodies = await fixedFor(bodyUrl);
+    await load(bodyUrl, {}, 2, 1);
+    await load(bodies.fixed.url, {}, 2, 1);
+    throughputRow(
+      `include=body, whole feed (${mb(bodies.bytes)}), once built ÷ fixed bytes`,
+      "≥ 0.8",
+      await compare(server, bodyUrl, bodies.fixed, {}, bodies.bytes.length > 8e6 ? 2 : 16),
+    );
+    await stop(bodies.fixed);
+    // 10 files edited: the watching server re-indexes, and the journal numbers the changes.
+    const cursorNow = async () =>
+      (await (await fetch(`${feedUrl}?fields=id&limit=1`)).json()).meta.cursor as string;
+    const cursor = await cursorNow();
+    for (const path of paths.filter((p) => p.startsWith("docs/")).slice(0, 10)) {
+      await appendFile(join(site, path), "\nChanged for the delta.\n");
+    }
+    for (let last = cursor, still = 0; still < 15; still++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await cursorNow();
+      if (now !== last || now === cursor) {
+        last = now;
+        still = 0;
+      }
+    }
+    const deltaUrl = `${feedUrl}?since=${cursor}`;
+    const delta = await fixedFor(deltaUrl);
+    const changed = JSON.parse(new TextDecoder().decode(delta.bytes)).data.length;
+    if (changed !== 10) throw new Error(`the delta holds ${changed} items, not 10`);
+    throughputRow(
+      `delta of 10 changes (since=cursor, ${
+        (delta.bytes.length / 1e3).toFixed(1)
+      } KB) ÷ fixed bytes`,
+      "≥ 0.8",
+      await compare(server, deltaUrl, delta.fixed),
+    );
+    await Promise.all([stop(manifest.fixed), stop(delta.fixed)]);
+
     await Promise.all([stop(server), stop(feed.fixed), stop(page.fixed)]);
 
     // 6. Re-index after one file changes, against the cold build (in one process).
