@@ -77,6 +77,10 @@ function open(file: string): JournalStore {
     // a commit survives a crash of the machine too, not only of the process.
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = FULL");
+    // A small page cache: the journal is read once at start-up and then only
+    // appended to; SQLite's default 2 MB was most of what it cost a server
+    // at 10,000 items (bench: peak memory after start).
+    db.exec("PRAGMA cache_size = -256");
     db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS entries (
         id TEXT PRIMARY KEY, seq INTEGER NOT NULL, born INTEGER NOT NULL, key TEXT NOT NULL,

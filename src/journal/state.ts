@@ -66,6 +66,9 @@ export interface JournalChanges {
   readonly horizon: number;
 }
 
+/** The ended stays of an id that has none yet (shared: one per id would be 10,000 arrays). */
+const NO_LIVES: readonly (readonly [number, number])[] = Object.freeze([]);
+
 /**
  * An empty journal with a new random id.
  *
@@ -123,7 +126,7 @@ export function planRecord(
       type: item.type,
       category: item.category,
       deleted: null,
-      lives: old?.lives ?? [],
+      lives: old?.lives ?? NO_LIVES,
     }]);
   }
   const gone: string[] = [];
