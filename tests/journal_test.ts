@@ -16,6 +16,8 @@ import {
   type RecordedItem,
 } from "../src/journal/state.ts";
 import { openJournalStore } from "../src/journal/sqlite_store.ts";
+import { changeKey } from "../src/journal/change_key.ts";
+import type { Item } from "../src/index/item.ts";
 
 const DAY = 86_400_000;
 const item = (id: string, key = "k", type = "docs", category = "doc"): RecordedItem => ({
@@ -41,6 +43,67 @@ function since(state: JournalState, after: number, limit?: number, filter = {}) 
     total: answer.total,
   };
 }
+
+describe("an item's change key (SPEC 12: what counts as a change)", () => {
+  const base: Item = {
+    id: "docs_doc_a",
+    checksum: "c".repeat(64),
+    type: "docs",
+    category: "doc",
+    uri: "a",
+    url: "/docs/a",
+    image: null,
+    title: "A",
+    description: "About a.",
+    authors: [{ name: "Ana", slug: "ana" }],
+    tags: [{ name: "Deno", slug: "deno", count: 3 }],
+    date: "2026-01-01",
+    last_update: "2026-01-02",
+    time: 1,
+    body: undefined,
+    parent: null,
+    children: [],
+    indexable: true,
+    searchable: true,
+    eligible: true,
+    file: "docs/a.md",
+  };
+
+  it("changes with every field of the feed item, and not with a tag's count", () => {
+    const key = changeKey(base);
+    assert.match(key, /^[0-9a-f]{32}$/);
+    assert.equal(changeKey({ ...base }), key);
+    assert.equal(changeKey({ ...base, tags: [{ ...base.tags[0], count: 9 }] }), key);
+    assert.equal(changeKey({ ...base, parent: "x", file: "other.md", searchable: false }), key);
+    const changes: Partial<Item>[] = [
+      { id: "docs_doc_b" },
+      { checksum: "d".repeat(64) },
+      { type: "blog" },
+      { category: "post" },
+      { uri: "b" },
+      { url: "/a" },
+      { image: "/a.png" },
+      { image: "" },
+      { title: "A." },
+      { description: "About a" },
+      { authors: [{ name: "Ana", slug: "ana-p" }] },
+      { authors: [] },
+      { tags: [{ name: "deno", slug: "deno", count: 3 }] },
+      { tags: [] },
+      { date: "2026-01-03" },
+      { last_update: "2026-01-03" },
+      { time: 2 },
+      // Fields that run together alike as text: their lengths tell them apart.
+      { title: "", description: "AAbout a." },
+    ];
+    const keys = new Set([key]);
+    for (const change of changes) {
+      const other = changeKey({ ...base, ...change });
+      assert.ok(!keys.has(other), JSON.stringify(change));
+      keys.add(other);
+    }
+  });
+});
 
 describe("the journal's record (SPEC 12)", () => {
   it("numbers new and changed ids in feed order, then tombstones in id order", () => {
