@@ -19,7 +19,7 @@ import { createJournal, type Journal } from "./journal/journal.ts";
 import { formatCursor } from "./journal/cursor.ts";
 import { createContentFilesLoader } from "./content_loader.ts";
 import type { Loaded } from "./source/loader.ts";
-import { readBody } from "./source/read_file.ts";
+import { readBody, readCheckedBytes } from "./source/read_file.ts";
 
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
@@ -236,6 +236,9 @@ export async function createService(
     readBody: config === undefined
       ? undefined
       : (item) => readBody(fileOf(item), item.checksum, config!.maxFileSize),
+    readBytes: config === undefined
+      ? undefined
+      : (item) => readCheckedBytes(fileOf(item), item.checksum, config!.maxFileSize),
     // Re-read even if its size and mtime are the same: its bytes are not.
     refresh: root === undefined ? undefined : (items) => reload(items.map(fileOf), true),
   });

@@ -90,3 +90,52 @@ describe("parseFile", () => {
     assert.equal(parseBody(bytes), parsed.body);
   });
 });
+
+describe("bodyRange", () => {
+  it("finds the body's bytes exactly where parseBody finds its text (5,000 random files)", async () => {
+    const { bodyRange, parseBody } = await import("../src/source/parse.ts");
+    const { mulberry32 } = await import("../bench/site.ts");
+    const random = mulberry32(41);
+    const pieces = [
+      "a",
+      "é",
+      "日本",
+      "😀",
+      " ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\u00a0",
+      "\u2003",
+      "\u3000",
+      "\ufeff",
+      "\u2028",
+      "\u0085",
+      "\u180e",
+      "---",
+      "title: x",
+      "\v",
+      "\f",
+      "\u200b",
+    ];
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    for (let i = 0; i < 5000; i++) {
+      let body = "";
+      for (let n = Math.floor(random() * 10); n > 0; n--) {
+        body += pieces[Math.floor(random() * pieces.length)];
+      }
+      const text = random() < 0.8
+        ? `---\ntitle: T\n---${random() < 0.5 ? "\r\n" : "\n"}${body}`
+        : body;
+      const bytes = encoder.encode(text);
+      const range = bodyRange(bytes);
+      if (range === undefined) continue;
+      assert.equal(
+        decoder.decode(bytes.subarray(range[0], range[1])),
+        parseBody(bytes),
+        JSON.stringify(text),
+      );
+    }
+  });
+});

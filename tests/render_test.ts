@@ -210,3 +210,47 @@ describe("feed bytes", () => {
     );
   });
 });
+
+describe("JSON strings from UTF-8 bytes", () => {
+  it("writes what JSON.stringify writes, for every kind of character (20,000 random texts)", async () => {
+    const { jsonStringBytes } = await import("../src/feed/json_bytes.ts");
+    const chars = [
+      "a",
+      " ",
+      '"',
+      "\\",
+      "/",
+      "\n",
+      "\r",
+      "\t",
+      "\b",
+      "\f",
+      "\u0000",
+      "\u0001",
+      "\u001f",
+      "\u007f",
+      "é",
+      "日",
+      "😀",
+      "\u2028",
+      "\u2029",
+      "\ufeff",
+    ];
+    let seed = 5;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      for (let n = random(30); n > 0; n--) text += chars[random(chars.length)];
+      const bytes = encoder.encode(`xx${text}yy`);
+      assert.deepEqual(
+        jsonStringBytes(bytes, 2, bytes.length - 2),
+        encoder.encode(JSON.stringify(text)),
+        JSON.stringify(text),
+      );
+    }
+  });
+});

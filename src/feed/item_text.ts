@@ -4,12 +4,21 @@ import { htmlDocumentBlocks } from "../text/html_blocks.ts";
 import { plainText } from "../text/plain_text.ts";
 import { type Section, sectionsOf } from "../text/sections.ts";
 import { forEachConcurrently } from "../util/concurrency.ts";
+import { bodyRange, parseBody } from "../source/parse.ts";
 import type { ItemExtras } from "./render.ts";
 import type { ReadBody } from "./search.ts";
+
+/** Reads an item's file again: its bytes, `undefined` when it changed since the index was built. */
+export type ReadBytes = (item: Item) => Promise<Uint8Array | undefined>;
 
 /** Which opt-in fields a response needs of each item's body. */
 export interface Wanted {
   readonly body: boolean;
+  /**
+   * The body may come as a range of its file's bytes (`bodyBytes`, for a
+   * response that writes it as JSON straight from them); else it is text.
+   */
+  readonly bodyAsBytes?: boolean;
   readonly text: boolean;
   readonly sections: boolean;
 }
@@ -55,6 +64,7 @@ interface Made {
 export function createItemTexts(
   readBody: ReadBody | undefined,
   budget = 32 * 1024 * 1024,
+  readBytes?: ReadBytes,
 ): ItemTexts {
   const made = new Map<string, Made>();
   let held = 0;
@@ -90,17 +100,25 @@ export function createItemTexts(
       let next = 0;
       await forEachConcurrently(() => items[next++], async (item) => {
         const known = made.get(item.checksum);
-        const needsBody = wanted.body || !known;
-        const body = !needsBody
-          ? undefined
-          : item.body ?? (readBody ? await readBody(item) : undefined);
-        if (needsBody && body === undefined) {
-          changed.push(item);
-          return;
+        const needsText = (wanted.text || wanted.sections) && !known;
+        let body: string | undefined;
+        let bodyBytes: readonly [Uint8Array, number, number] | undefined;
+        if (item.body !== undefined) body = item.body;
+        else if (wanted.body && wanted.bodyAsBytes && readBytes) {
+          // The body as JSON straight from the file's bytes; decoded only for text.
+          const bytes = await readBytes(item);
+          if (bytes === undefined) return void changed.push(item);
+          const range = bodyRange(bytes);
+          if (range) bodyBytes = [bytes, range[0], range[1]];
+          if (!range || needsText) body = parseBody(bytes);
+          if (body === undefined && !bodyBytes) return void changed.push(item);
+        } else if (wanted.body || needsText) {
+          body = readBody ? await readBody(item) : undefined;
+          if (body === undefined) return void changed.push(item);
         }
         const texts = wanted.text || wanted.sections ? await make(item, body ?? "") : undefined;
         extras.set(item, {
-          ...(wanted.body ? { body } : {}),
+          ...(wanted.body ? bodyBytes && body === undefined ? { bodyBytes } : { body } : {}),
           ...(wanted.text ? { text: texts!.text } : {}),
           ...(wanted.sections ? { sections: texts!.sections } : {}),
         });

@@ -2,6 +2,7 @@ import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import type { Section } from "../text/sections.ts";
 import { formatTimestamp } from "../util/dates.ts";
+import { jsonStringBytes, writeJsonString } from "./json_bytes.ts";
 import type { Page } from "./filter.ts";
 import { type IncludeField, type ItemField, SEED_FIELDS } from "./query.ts";
 
@@ -105,6 +106,12 @@ function metaJson(
 export interface ItemExtras {
   /** The Markdown body without front matter (SPEC 6.2 `body`). */
   readonly body?: string;
+  /**
+   * The body as a range of its file's bytes, `[bytes, start, end)`: written
+   * as a JSON string straight from them (`json_bytes.ts`), where `body`
+   * would be decoded, escaped and encoded.
+   */
+  readonly bodyBytes?: readonly [Uint8Array, number, number];
   /** Its plain text (SPEC 13). */
   readonly text?: string;
   /** Its sections (SPEC 13). */
@@ -142,49 +149,49 @@ export function shapedItemJson(
   fields: readonly ItemField[],
   extras: ItemExtras = {},
 ): string {
-  const q = JSON.stringify;
   let out = "";
   for (const field of fields) {
-    let value: string;
-    switch (field) {
-      case "link":
-        value = q(`${base}/${item.type}/${item.uri}.json`);
-        break;
-      case "image":
-        value = q(item.image === null ? null : absoluteUrl(item.image, base));
-        break;
-      case "authors":
-        value = q(item.authors.map(({ name, slug }) => ({ name, slug })));
-        break;
-      case "tags":
-        value = q(item.tags.map(({ name, slug, count }) => ({ name, slug, count })));
-        break;
-      case "url":
-        value = q(absoluteUrl(item.url, base));
-        break;
-      case "body":
-      case "text":
-      case "sections": {
-        const extra = extras[field];
-        if (extra === undefined) throw new TypeError(`${item.id}: no ${field} given`);
-        value = field === "sections"
-          ? q((extra as readonly Section[]).map((s) => ({
-            anchor: s.anchor,
-            heading: s.heading,
-            path: s.path,
-            level: s.level,
-            text: s.text,
-            checksum: s.checksum,
-          })))
-          : q(extra);
-        break;
-      }
-      default:
-        value = q(item[field]);
-    }
-    out += `${out ? "," : "{"}${q(field)}:${value}`;
+    out += `${out ? "," : "{"}${JSON.stringify(field)}:${fieldJson(item, field, base, extras)}`;
   }
   return `${out || "{"}}`;
+}
+
+/** One field's value as JSON (see {@link shapedItemJson}). */
+function fieldJson(item: Item, field: ItemField, base: string, extras: ItemExtras): string {
+  const q = JSON.stringify;
+  switch (field) {
+    case "link":
+      return q(`${base}/${item.type}/${item.uri}.json`);
+    case "image":
+      return q(item.image === null ? null : absoluteUrl(item.image, base));
+    case "authors":
+      return q(item.authors.map(({ name, slug }) => ({ name, slug })));
+    case "tags":
+      return q(item.tags.map(({ name, slug, count }) => ({ name, slug, count })));
+    case "url":
+      return q(absoluteUrl(item.url, base));
+    case "body":
+      if (extras.body !== undefined) return q(extras.body);
+      if (extras.bodyBytes !== undefined) {
+        return decoder.decode(jsonStringBytes(...extras.bodyBytes));
+      }
+      throw new TypeError(`${item.id}: no body given`);
+    case "text":
+      if (extras.text === undefined) throw new TypeError(`${item.id}: no text given`);
+      return q(extras.text);
+    case "sections":
+      if (extras.sections === undefined) throw new TypeError(`${item.id}: no sections given`);
+      return q(extras.sections.map((s) => ({
+        anchor: s.anchor,
+        heading: s.heading,
+        path: s.path,
+        level: s.level,
+        text: s.text,
+        checksum: s.checksum,
+      })));
+    default:
+      return q(item[field]);
+  }
 }
 
 /** Whether a field list is the seed's (the fast template, and the full feed's bytes, serve it). */
@@ -194,11 +201,11 @@ function isSeed(fields: readonly ItemField[] | undefined): boolean {
 }
 
 /** A buffer that UTF-8 text is written straight into, growing as needed. */
-function byteWriter(guess: number) {
+function byteWriter(guess: number, growth = 1.25) {
   let bytes = new Uint8Array(Math.max(64, guess));
   let at = 0;
   const grow = (need: number) => {
-    const next = new Uint8Array(Math.max(Math.ceil(bytes.length * 1.25), at + need + 1024));
+    const next = new Uint8Array(Math.max(Math.ceil(bytes.length * growth), at + need + 1024));
     next.set(bytes.subarray(0, at));
     bytes = next;
   };
@@ -223,6 +230,13 @@ function byteWriter(guess: number) {
       if (bytes.length - at < part.length) grow(part.length);
       bytes.set(part, at);
       at += part.length;
+    },
+    room(count: number) {
+      if (bytes.length - at < count) grow(count);
+      return { bytes, at };
+    },
+    advance(count: number) {
+      at += count;
     },
     /** The bytes written; copied out when the buffer is far larger. */
     done(): Uint8Array {
@@ -413,13 +427,7 @@ export function renderChangesBytes(
       changes.more,
     ),
   );
-  let deleted = '],"deleted":[';
-  changes.deleted.forEach(({ id, at }, i) => {
-    deleted += `${i > 0 ? "," : ""}{"id":${JSON.stringify(id)},"deleted":${
-      JSON.stringify(formatTimestamp(at))
-    }}`;
-  });
-  const tail = encoder.encode(`${deleted}]}`);
+  const tail = encoder.encode(changesTail(changes.deleted));
   if (isSeed(options.fields)) {
     return joinItems(index, changes.items, full ?? renderFullFeed(index, base), head, tail);
   }
@@ -453,4 +461,111 @@ export function renderChangesBytes(
  */
 export function renderFeed(index: Index, page: Page, base: string): string {
   return decoder.decode(renderFeedBytes(index, page, base));
+}
+
+/** Reads what `fields` asks of some items' bodies; `undefined` when a file changed under them. */
+export type ExtrasReader = (
+  items: readonly Item[],
+) => Promise<ReadonlyMap<Item, ItemExtras> | undefined>;
+
+/** Items whose bodies {@link renderWithBodies} reads at once: the next run's reads go on while one is written. */
+const RUN = 256;
+
+/**
+ * A feed document (SPEC 6.2) or a `since` answer (SPEC 12) whose items
+ * hold body-made fields (`body`, `text`, `sections`): `head`, the items and
+ * `tail`, with the bodies read `RUN` items at a time, each run's reads
+ * under way while the run before is written. Only two runs' bodies are
+ * held at once, not every body of the feed. `undefined` when `read`
+ * reports a file changed (the caller catches the index up and asks again).
+ *
+ * @example
+ * ```ts
+ * import { renderWithBodies } from "./render.ts";
+ * declare const items: readonly import("../index/item.ts").Item[];
+ * const bytes = await renderWithBodies('{"data":[', items, "]}", "https://example.com",
+ *   ["id", "body"], (run) => Promise.resolve(new Map(run.map((item) => [item, { body: item.body }]))));
+ * ```
+ */
+export async function renderWithBodies(
+  head: string,
+  items: readonly Item[],
+  tail: string,
+  base: string,
+  fields: readonly ItemField[],
+  read: ExtrasReader,
+): Promise<Uint8Array | undefined> {
+  // Bodies are most of the bytes, and their size is known only once read: room for one run
+  // first, then for all at the size of the runs so far.
+  const out = byteWriter(head.length * 3 + Math.min(items.length, RUN) * 8192 + tail.length * 3);
+  out.write(head);
+  let next = read(items.slice(0, RUN));
+  for (let start = 0; start < items.length; start += RUN) {
+    const extras = await next;
+    if (extras === undefined) return undefined;
+    if (start + RUN < items.length) next = read(items.slice(start + RUN, start + 2 * RUN));
+    // After the first run, room for all at the size of the runs so far, and a little more:
+    // one early growth, instead of growths late in a buffer of tens of megabytes.
+    if (start > 0) out.room(Math.ceil(((out.at / start) * (items.length - start)) * 1.02));
+    const end = Math.min(items.length, start + RUN);
+    for (let i = start; i < end; i++) {
+      const item = items[i];
+      const extra = extras.get(item) ?? {};
+      out.write(i > 0 ? ",{" : "{");
+      fields.forEach((field, f) => {
+        out.write(`${f > 0 ? "," : ""}${JSON.stringify(field)}:`);
+        if (field === "body" && extra.body === undefined && extra.bodyBytes !== undefined) {
+          writeJsonString(out, ...extra.bodyBytes);
+        } else out.write(fieldJson(item, field, base, extra));
+      });
+      out.write("}");
+    }
+  }
+  if (items.length === 0 && (await next) === undefined) return undefined;
+  out.write(tail);
+  return out.done();
+}
+
+/**
+ * The head of a feed document, up to the opening `[` of its `data`: what
+ * {@link renderWithBodies} writes items after.
+ *
+ * @example
+ * ```ts
+ * import { feedHead } from "./render.ts";
+ * feedHead(2, 9, "https://example.com", "2026-11-21 09:15:02", "k3v9q2.41");
+ * // '{"meta":{"count":2,"total":9,…,"cursor":"k3v9q2.41"},"data":['
+ * ```
+ */
+export function feedHead(
+  count: number,
+  total: number,
+  base: string,
+  generated: string,
+  cursor?: string,
+  more?: boolean,
+): string {
+  return metaJson(count, total, base, generated, cursor, more);
+}
+
+/**
+ * The tail of a `since` answer after its `data`: `deleted` and the closing braces.
+ *
+ * @example
+ * ```ts
+ * import { changesTail } from "./render.ts";
+ * changesTail([{ id: "docs_doc_old", at: 0 }]);
+ * // '],"deleted":[{"id":"docs_doc_old","deleted":"1970-01-01 00:00:00"}]}'
+ * ```
+ */
+export function changesTail(
+  deleted: readonly { readonly id: string; readonly at: number }[],
+): string {
+  let tail = '],"deleted":[';
+  deleted.forEach(({ id, at }, i) => {
+    tail += `${i > 0 ? "," : ""}{"id":${JSON.stringify(id)},"deleted":${
+      JSON.stringify(formatTimestamp(at))
+    }}`;
+  });
+  return `${tail}]}`;
 }

@@ -10,9 +10,17 @@ import {
   SEED_FIELDS,
 } from "../feed/query.ts";
 import { renderItem } from "../feed/item_form.ts";
-import { createItemTexts, type Wanted } from "../feed/item_text.ts";
+import { createItemTexts, type ReadBytes, type Wanted } from "../feed/item_text.ts";
 import { pageLinks } from "../feed/links.ts";
-import { type ItemExtras, renderChangesBytes, renderFeedBytes } from "../feed/render.ts";
+import {
+  changesTail,
+  type ExtrasReader,
+  feedHead,
+  type ItemExtras,
+  renderChangesBytes,
+  renderFeedBytes,
+  renderWithBodies,
+} from "../feed/render.ts";
 import { formatCursor } from "../journal/cursor.ts";
 import { changesSince, cursorProblem, type JournalState } from "../journal/state.ts";
 import { renderSitemap } from "../feed/sitemap.ts";
@@ -43,6 +51,8 @@ export interface HandlerOptions extends HttpSettings {
    * built. Without it, every item must hold its body.
    */
   readonly readBody?: ReadBody;
+  /** Reads an item's file again, as bytes (the body of `include=body`, written as JSON from them). */
+  readonly readBytes?: ReadBytes;
   /** Brings the index up to date with items' files, once `readBody` found them changed. */
   readonly refresh?: (items: readonly Item[]) => Promise<unknown>;
   /** Bytes the response cache may hold (default 64 MB). */
@@ -96,7 +106,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const textsOf = options.readBody
     ? createSearchTexts(options.readBody, (items) => void refresh(items))
     : undefined;
-  const itemTexts = createItemTexts(options.readBody);
+  const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes);
   /** Feed items by id, per index (the `since` answer names ids). */
   const byIds = new WeakMap<Index, ReadonlyMap<string, Item>>();
   const byId = (index: Index) => {
@@ -108,15 +118,14 @@ export function createHandler(options: HandlerOptions): Handler {
     return map;
   };
   /**
-   * The bodies, texts and sections a response needs, or the items whose
-   * files changed since the index was built (re-indexed before an answer).
+   * The bodies, texts and sections of some items, as `renderWithBodies`
+   * reads them; the items whose files changed since the index was built
+   * go to `changed` (they are re-indexed before an answer).
    */
-  const extrasFor = async (
-    items: readonly Item[],
-    wanted: Wanted,
-  ): Promise<Map<Item, ItemExtras> | readonly Item[]> => {
-    const { extras, changed } = await itemTexts.gather(items, wanted);
-    return changed.length > 0 ? changed : extras;
+  const readerFor = (wanted: Wanted, changed: Item[]): ExtrasReader => async (items) => {
+    const got = await itemTexts.gather(items, wanted);
+    changed.push(...got.changed);
+    return got.changed.length > 0 ? undefined : got.extras;
   };
   const problem = (
     r: RouteContext,
@@ -178,24 +187,32 @@ export function createHandler(options: HandlerOptions): Handler {
     const link = pageLinks(`${r.base}/api/content.json`, params, page);
     const key = answerKey(filters, page);
     const storeKey = key ? `feed?${key}` : "feed";
-    let extras: Map<Item, ItemExtras> | undefined;
-    if (wanted && !store.has(r, storeKey)) {
-      const got = await extrasFor(page.items, wanted);
-      if (!(got instanceof Map)) return caughtUp(r, got, tries, (next) => feed(next, tries + 1));
-      extras = got;
-    }
     const cursor = formatCursor(r.journal.id, r.journal.head);
+    let body: Uint8Array | undefined;
+    if (wanted && !store.has(r, storeKey)) {
+      const changed: Item[] = [];
+      const head = feedHead(page.items.length, page.total, r.base, r.index.generated, cursor);
+      body = await renderWithBodies(
+        head,
+        page.items,
+        "]}",
+        r.base,
+        fields!,
+        readerFor(wanted, changed),
+      );
+      if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
+    }
     return store.send(
       r,
       storeKey,
       () => ({
         type: JSON_TYPE,
-        body: renderFeedBytes(
+        body: body ?? renderFeedBytes(
           r.index,
           page,
           r.base,
           fields ? undefined : store.fullFeed(r),
-          { cursor, fields, extras },
+          { cursor, fields },
         ),
       }),
       link ? { Link: link } : undefined,
@@ -228,13 +245,26 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     const cursor = formatCursor(r.journal.id, answer.cursor);
     const storeKey = `feed?${filtersKey(filters)}`;
-    let extras: Map<Item, ItemExtras> | undefined;
+    let body: Uint8Array | undefined;
     if (wanted && !store.has(r, storeKey)) {
-      const got = await extrasFor(items, wanted);
-      if (!(got instanceof Map)) {
-        return caughtUp(r, got, tries, (next) => feed(next, tries + 1));
-      }
-      extras = got;
+      const changed: Item[] = [];
+      const head = feedHead(
+        items.length,
+        answer.total,
+        r.base,
+        r.index.generated,
+        cursor,
+        answer.more,
+      );
+      body = await renderWithBodies(
+        head,
+        items,
+        changesTail(deleted),
+        r.base,
+        fields!,
+        readerFor(wanted, changed),
+      );
+      if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
     }
     let link: string | undefined;
     if (answer.more) {
@@ -247,12 +277,12 @@ export function createHandler(options: HandlerOptions): Handler {
       storeKey,
       () => ({
         type: JSON_TYPE,
-        body: renderChangesBytes(
+        body: body ?? renderChangesBytes(
           r.index,
           { items, deleted, total: answer.total, cursor, more: answer.more },
           r.base,
           fields ? undefined : store.fullFeed(r),
-          { fields, extras },
+          { fields },
         ),
       }),
       link ? { Link: link } : undefined,
@@ -277,7 +307,7 @@ export function createHandler(options: HandlerOptions): Handler {
     let extras: ItemExtras | undefined;
     if (!store.has(r, `item:${key}${variant}`)) {
       // Every item's body is in its form; text and sections when asked for.
-      const got = await extrasFor([found], {
+      const got = await itemTexts.gather([found], {
         body: true,
         text: include.includes("text"),
         sections: include.includes("sections"),
@@ -285,8 +315,10 @@ export function createHandler(options: HandlerOptions): Handler {
       // The file changed (or went away) since this index was built: catch
       // up with it and answer from the new index, never one version's body
       // under another version's fields.
-      if (!(got instanceof Map)) return caughtUp(r, got, tries, (next) => item(next, tries + 1));
-      extras = got.get(found);
+      if (got.changed.length > 0) {
+        return caughtUp(r, got.changed, tries, (next) => item(next, tries + 1));
+      }
+      extras = got.extras.get(found);
       body = extras?.body;
     }
     return store.send(
@@ -385,6 +417,6 @@ function wantedBy(fields: readonly ItemField[] | undefined): Wanted | undefined 
   if (!fields) return undefined;
   const has = (field: IncludeField) => fields.includes(field);
   return has("body") || has("text") || has("sections")
-    ? { body: has("body"), text: has("text"), sections: has("sections") }
+    ? { body: has("body"), bodyAsBytes: true, text: has("text"), sections: has("sections") }
     : undefined;
 }

@@ -72,6 +72,85 @@ export function parseBody(bytes: Uint8Array): string | undefined {
 }
 
 /**
+ * Where the body of a file's raw bytes lies, `[start, end)`, exactly as
+ * {@link parseBody} gives it (the text after the front matter, trimmed as
+ * `String.prototype.trim` trims), found without decoding; `undefined` when
+ * the bytes do not show where the front matter ends (then decode).
+ *
+ * @example
+ * ```ts
+ * import { bodyRange } from "./parse.ts";
+ * bodyRange(new TextEncoder().encode("---\ntitle: Hi\n---\n  Hello\n")); // [20, 25]
+ * ```
+ */
+export function bodyRange(bytes: Uint8Array): readonly [number, number] | undefined {
+  const split = headLength(bytes);
+  if (split === -1) return undefined;
+  let start = split;
+  let end = bytes.length;
+  for (let width = whiteAt(bytes, start); width > 0; width = whiteAt(bytes, start)) start += width;
+  for (
+    let width = whiteBefore(bytes, end);
+    width > 0 && end > start;
+    width = whiteBefore(bytes, end)
+  ) {
+    end -= width;
+  }
+  return [start, Math.max(start, end)];
+}
+
+/** The UTF-8 of what `String.prototype.trim` trims (WhiteSpace and LineTerminator), beyond ASCII. */
+const WHITE_SEQUENCES: readonly (readonly number[])[] = [
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u2001",
+  "\u2002",
+  "\u2003",
+  "\u2004",
+  "\u2005",
+  "\u2006",
+  "\u2007",
+  "\u2008",
+  "\u2009",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+].map((char) => [...new TextEncoder().encode(char)]);
+
+/** Whether a byte is ASCII white space as `trim` has it: tab, LF, VT, FF, CR, space. */
+function isAsciiWhite(byte: number): boolean {
+  return byte === 32 || (byte >= 9 && byte <= 13);
+}
+
+/** The length of the white-space character at `at`, or 0. */
+function whiteAt(bytes: Uint8Array, at: number): number {
+  if (at >= bytes.length) return 0;
+  if (isAsciiWhite(bytes[at])) return 1;
+  if (bytes[at] < 0xc2) return 0;
+  for (const sequence of WHITE_SEQUENCES) {
+    if (sequence.every((byte, i) => bytes[at + i] === byte)) return sequence.length;
+  }
+  return 0;
+}
+
+/** The length of the white-space character that ends at `end`, or 0. */
+function whiteBefore(bytes: Uint8Array, end: number): number {
+  if (end <= 0) return 0;
+  if (isAsciiWhite(bytes[end - 1])) return 1;
+  if (bytes[end - 1] < 0x80) return 0;
+  for (const sequence of WHITE_SEQUENCES) {
+    const at = end - sequence.length;
+    if (at >= 0 && sequence.every((byte, i) => bytes[at + i] === byte)) return sequence.length;
+  }
+  return 0;
+}
+
+/**
  * The length in bytes of the opening `---` line, the front matter and its
  * closing `---` line (with its newline), found without decoding; -1 when the
  * file does not open with a `---` line, has no closing line, or holds a

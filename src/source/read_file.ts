@@ -108,6 +108,27 @@ export async function readBody(
   checksum: string,
   maxSize: number = DEFAULT_MAX_FILE_SIZE,
 ): Promise<string | undefined> {
+  const bytes = await readCheckedBytes(abs, checksum, maxSize);
+  return bytes === undefined ? undefined : parseBody(bytes);
+}
+
+/**
+ * A content file's bytes, read again, when they are still the ones with
+ * `checksum` (the index's SHA-256 for it); `undefined` when the file is gone
+ * or changed. What {@link readBody} decodes; a response that writes the body
+ * as JSON takes the bytes (`feed/json_bytes.ts`) and decodes nothing.
+ *
+ * @example
+ * ```ts
+ * import { readCheckedBytes } from "./read_file.ts";
+ * const bytes = await readCheckedBytes("/site/content/docs/intro.md", "9f2c…", 10 * 1024 * 1024);
+ * ```
+ */
+export async function readCheckedBytes(
+  abs: string,
+  checksum: string,
+  maxSize: number = DEFAULT_MAX_FILE_SIZE,
+): Promise<Uint8Array | undefined> {
   let read: FileRead;
   try {
     read = await readRegularFile(abs, maxSize);
@@ -115,7 +136,7 @@ export async function readBody(
     return undefined;
   }
   if (read.kind !== "file") return undefined;
-  return fileChecksum(read.bytes) === checksum ? parseBody(read.bytes) : undefined;
+  return fileChecksum(read.bytes) === checksum ? read.bytes : undefined;
 }
 
 /**
