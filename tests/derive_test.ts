@@ -796,6 +796,31 @@ describe("what generators write in front matter (SPEC 3, 4)", () => {
     });
   });
 
+  it("reads Hugo's JSON front matter, and leaves a body that only opens with a brace alone", async () => {
+    await withSite({
+      "docs/json.md":
+        `{\n  "title": "From JSON",\n  "date": "2024-01-02",\n  "draft": false\n}\n\n${LONG}`,
+      "docs/secret.md": `{ "title": "Hidden", "draft": true }\n${LONG}`,
+      "docs/mdx.mdx": md({ title: "MDX", date: "2024-01-03" }, `{/* a comment */}\n\n${LONG}`),
+    }, async (s) => {
+      const items = await feedMap(s);
+      assert.deepEqual(Object.keys(items).sort(), ["docs/json", "docs/mdx"]);
+      assert.deepEqual([items["docs/json"].title, items["docs/json"].date], [
+        "From JSON",
+        "2024-01-02",
+      ]);
+      assert.equal(items["docs/json"].description, LONG);
+    });
+  });
+
+  it("reads Jekyll's last_modified_at as the last update", async () => {
+    await withSite({
+      "docs/j.md": md({ date: "2024-01-01", last_modified_at: "2024-05-06 10:00:00 +0200" }, LONG),
+    }, async (s) => {
+      assert.equal((await feedMap(s))["docs/j"].last_update, "2024-05-06");
+    });
+  });
+
   it("gives an .html page the text of its first <p> and its <h1> as title", async () => {
     await withSite({
       "pages/team.html": md(

@@ -397,6 +397,28 @@ describe("the url of an item (SPEC 4, 6.2, 8)", () => {
   });
 });
 
+describe("a file two plugins select", () => {
+  it("is an item of each, before and after an edit, as a fresh start has it", async () => {
+    await withSite(
+      {
+        "services.yaml": config('docs: { path: docs }\npages: { path: ".", include: ["*.md"] }'),
+        "docs/x.md": md({ title: "X" }, LONG),
+      },
+      {},
+      async (s) => {
+        const ids = () => s.api.index.items.map((item) => `${item.id} ${item.title}`).sort();
+        assert.deepEqual(ids(), ["docs_doc_x X", "pages_page_docs_x X"]);
+        await writeFile(join(s.root, "docs/x.md"), md({ title: "X, edited" }, LONG));
+        await s.api.reload([join(s.root, "docs/x.md")]);
+        assert.deepEqual(ids(), ["docs_doc_x X, edited", "pages_page_docs_x X, edited"]);
+        await rm(join(s.root, "docs/x.md"));
+        await s.api.reload([join(s.root, "docs/x.md")]);
+        assert.deepEqual(ids(), []);
+      },
+    );
+  });
+});
+
 describe("git dates (SPEC 4)", () => {
   const hasGit = spawnSync("git", ["--version"]).status === 0;
   const git = (cwd: string, args: string[], date?: string) =>

@@ -104,6 +104,36 @@ describe("plain text (SPEC 13)", () => {
     assert.equal(text("```mdx\n{/* c */}\n[[toc]]\n```"), "{/* c */}\n[[toc]]");
   });
 
+  it("reads Jekyll's and Hugo's highlight blocks as code, and drops Liquid comments", () => {
+    assert.deepEqual(
+      textBlocks("{% highlight ruby %}\ndef hi\nend\n{% endhighlight %}\n\nProse.").map((b) => [
+        b.kind,
+        b.text,
+      ]),
+      [["code", "def hi\nend"], ["paragraph", "Prose."]],
+    );
+    assert.deepEqual(
+      textBlocks("{{< highlight go >}}\nfunc main() {}\n{{< /highlight >}}\n\nProse.").map((b) =>
+        b.kind
+      ),
+      ["code", "paragraph"],
+    );
+    assert.equal(text("{% comment %}\nhidden\n\nstill hidden\n{% endcomment %}\nShown."), "Shown.");
+    assert.equal(text("A {% comment %}hidden{% endcomment %}B."), "A B.");
+  });
+
+  it("drops MkDocs tab lines, VitePress snippet imports, footnote markers and class lists", () => {
+    assert.equal(text('=== "curl"\n\n    Run curl.\n\nAfter.'), "Run curl.\n\nAfter.");
+    assert.equal(text("<<< @/snippets/a.js\n\nAfter."), "After.");
+    assert.equal(
+      text("Whale oil[^1] burned.\n\n[^1]: Mostly sperm whale."),
+      "Whale oil burned.\n\nMostly sperm whale.",
+    );
+    assert.equal(text("[Start](/s){: .btn } now { .md-button } ok."), "Start now  ok.");
+    // In code they stay.
+    assert.equal(text("Use `[^a-z]` and `{ .x }`."), "Use [^a-z] and { .x }.");
+  });
+
   it("reads MkDocs admonitions as their indented content, not as code", () => {
     const blocks = textBlocks('!!! note "Beta"\n    The API is in beta.\n\nAfter.');
     assert.deepEqual(blocks.map((b) => [b.kind, b.text]), [
@@ -260,6 +290,15 @@ function randomBody(random: () => number): string {
           "<!-- c",
           "-->",
           "[ref]: /u",
+          "{% highlight js %}",
+          "{% endhighlight %}",
+          "{% comment %}",
+          "{% endcomment %}",
+          '=== "tab"',
+          "<<< @/x.js",
+          "word[^1] more",
+          "[^1]: note",
+          "text{: .btn } end",
           "see [ref]",
           "| a | b |",
           "|---|---|",

@@ -70,9 +70,10 @@ export interface DeriveContext {
 const ORDER_KEYS = ["sidebar_position", "order", "weight", "nav_order", "sidebar.order"];
 /**
  * Last-update keys in precedence (SPEC 4 `last_update`), then Starlight's
- * `lastUpdated`. Docusaurus's `last_update: { date }` is read as its date.
+ * `lastUpdated`, then `last_modified_at` (Jekyll's plugin of that name).
+ * Docusaurus's `last_update: { date }` is read as its date.
  */
-const UPDATED_KEYS = ["last_update", "lastmod", "updated", "lastUpdated"];
+const UPDATED_KEYS = ["last_update", "lastmod", "updated", "lastUpdated", "last_modified_at"];
 
 /**
  * Derives a {@link FileFields} from a parsed file. A value of the wrong type

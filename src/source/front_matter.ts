@@ -107,11 +107,45 @@ function extractToml<T>(text: string, open: RegExpExecArray): Extract<T> {
   }
 }
 
+/** Lines a JSON front matter may run to before its closing `}` line is no longer looked for. */
+const MAX_JSON_LINES = 500;
+
+/**
+ * Hugo's JSON front matter: an object from the first character to the end
+ * of a line that closes it (ending with `}`). `undefined` when no such prefix
+ * parses as an object: then the file has no front matter (an MDX body may
+ * begin with `{`).
+ */
+function extractJson<T>(text: string): Extract<T> | undefined {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let at = start;
+  for (let line = 0; line < MAX_JSON_LINES; line++) {
+    const end = text.indexOf("\n", at);
+    const lineEnd = end === -1 ? text.length : end;
+    const close = text.slice(at, lineEnd).trimEnd();
+    if (close.endsWith("}")) { // a line that may close the object
+      const frontMatter = text.slice(start, at + close.length);
+      try {
+        const value = JSON.parse(frontMatter);
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+        const body = text.slice(lineEnd + 1);
+        return { attrs: value as T, body, frontMatter };
+      } catch {
+        // not closed here yet
+      }
+    }
+    if (end === -1) return undefined;
+    at = end + 1;
+  }
+  return undefined;
+}
+
 /**
  * Splits a document into YAML front matter and body, shaped like
  * `@std/front-matter`'s `extract()` so the std module can replace it with a
  * one-line change. A UTF-8 BOM and CRLF line endings are accepted, and so
- * is Hugo's TOML front matter between `+++` lines. A document
+ * are Hugo's TOML front matter between `+++` lines and its JSON front matter
+ * (an object that opens the file). A document
  * without an opening `---` line has empty `attrs` and is all body; an opening
  * line without a closing one is an error (the body would otherwise swallow
  * the YAML).
@@ -134,6 +168,10 @@ export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
   if (!open) {
     const toml = OPEN_TOML.exec(text);
     if (toml) return extractToml(text, toml);
+    const json = text.charCodeAt(text.charCodeAt(0) === 0xfeff ? 1 : 0) === 123 // "{"
+      ? extractJson<T>(text)
+      : undefined;
+    if (json) return json;
     return { attrs: {} as T, body: text.replace(/^\uFEFF/, ""), frontMatter: "" };
   }
   const rest = text.slice(open[0].length);

@@ -85,6 +85,8 @@ export interface LoaderOptions<T> {
 /** A read file as the loader keeps it: prepared, or the warning it gave. */
 export interface Entry<T> {
   readonly abs: string;
+  /** The plugin it was read for: a file that two plugins select is an entry of each. */
+  readonly plugin: string;
   readonly result: T | Warning;
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
@@ -154,7 +156,7 @@ export function createLoader<T extends object>(
     blocking: boolean,
   ): Promise<number> => {
     let cursor = 0;
-    const store = (entry: Entry<T>) => next.set(entry.abs, entry);
+    const store = (entry: Entry<T>) => next.set(entryKey(entry.plugin, entry.abs), entry);
     const readHere = (read: ReadResult, { shown, extra }: ReadJob) =>
       store(
         isWarning(read.result)
@@ -211,8 +213,9 @@ export function createLoader<T extends object>(
     await beforeRead?.();
     for (const { plugin, shown, found } of listed) {
       for (const file of found) {
-        const old = cache.get(file.abs);
-        if (old && old.mtime === file.mtime && old.size === file.size) next.set(file.abs, old);
+        const key = entryKey(plugin.name, file.abs);
+        const old = cache.get(key);
+        if (old && old.mtime === file.mtime && old.size === file.size) next.set(key, old);
         else todo.push(job(file, plugin.name, shown(file.path)));
       }
     }
@@ -238,25 +241,31 @@ export function createLoader<T extends object>(
       const todo: ReadJob[] = [];
       let removed = false;
       for (const abs of new Set(paths)) {
-        const owner = selectors.find((s) => abs.startsWith(s.folder));
-        if (!owner) {
+        // Every plugin whose folder holds the path: their selections may overlap.
+        const owners = selectors.filter((s) => abs.startsWith(s.folder));
+        if (owners.length === 0) {
           if (selectors.some((s) => s.folder.startsWith(`${abs}/`))) return await full();
           continue; // outside every plugin folder (services.yaml, other files)
         }
-        const path = abs.slice(owner.folder.length);
-        if (!isContentPath(path)) continue; // editors' swap files, `_drafts/`, `.git/`
         const info = await entryInfo(abs);
-        if (info.kind === "missing") {
-          if (next.delete(abs)) removed = true;
-          else if (holdsUnder(next, abs)) return await full();
-          continue;
+        for (const owner of owners) {
+          const path = abs.slice(owner.folder.length);
+          if (!isContentPath(path)) continue; // editors' swap files, `_drafts/`, `.git/`
+          const key = entryKey(owner.plugin.name, abs);
+          if (info.kind === "missing") {
+            if (next.delete(key)) removed = true;
+            else if (holdsUnder(next, owner.plugin.name, abs)) return await full();
+            continue;
+          }
+          if (info.kind !== "file" || holdsUnder(next, owner.plugin.name, abs)) {
+            return await full();
+          }
+          if (!owner.select(path)) continue;
+          const old = next.get(key);
+          if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
+          const found = { path, abs, mtime: info.mtime, size: info.size };
+          todo.push(job(found, owner.plugin.name, contentPath(owner.plugin.path, path)));
         }
-        if (info.kind !== "file" || holdsUnder(next, abs)) return await full();
-        if (!owner.select(path)) continue;
-        const old = next.get(abs);
-        if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
-        const found = { path, abs, mtime: info.mtime, size: info.size };
-        todo.push(job(found, owner.plugin.name, contentPath(owner.plugin.path, path)));
       }
       const helped = await readAll(todo, next, false);
       const changed = todo.length > 0 || removed;
@@ -265,9 +274,23 @@ export function createLoader<T extends object>(
   };
 }
 
-/** Whether the loader holds a file below `folder` (a folder that is gone, or now a file). */
-function holdsUnder(entries: ReadonlyMap<string, unknown>, folder: string): boolean {
-  const prefix = `${folder}/`;
-  for (const abs of entries.keys()) if (abs.startsWith(prefix)) return true;
+/** Whether the loader holds a file of `plugin` below `folder` (a folder that is gone, or now a file). */
+function holdsUnder(
+  entries: ReadonlyMap<string, unknown>,
+  plugin: string,
+  folder: string,
+): boolean {
+  const prefix = entryKey(plugin, `${folder}/`);
+  for (const key of entries.keys()) if (key.startsWith(prefix)) return true;
   return false;
+}
+
+/**
+ * What the loader keeps a file under: its plugin and its path. A file that
+ * two plugins select (`pages: { path: . }` beside `docs`) is content of
+ * each, read once for each, so which plugin serves it never depends on
+ * which read came last.
+ */
+function entryKey(plugin: string, abs: string): string {
+  return `${plugin}\n${abs}`;
 }

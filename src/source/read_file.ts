@@ -33,6 +33,8 @@ export interface ReadJob {
 /** What reading one file gave: the parsed file or a warning, and the mtime to remember. */
 export interface ReadResult {
   readonly abs: string;
+  /** The plugin the file was read for (a file two plugins select is read for each). */
+  readonly plugin: string;
   readonly result: ParsedFile | Warning;
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
@@ -56,7 +58,7 @@ export interface ReadResult {
  * ```
  */
 export async function readContentFile(job: ReadJob, blocking = false): Promise<ReadResult> {
-  const { abs } = job;
+  const { abs, plugin } = job;
   const warning = (message: string) => ({ file: job.shown, message });
   let read: FileRead;
   try {
@@ -66,11 +68,18 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
   } catch (error) {
     const code = (error as { code?: string }).code ?? "read error";
     // A permission fix does not change the mtime, so an unreadable file is never reused.
-    return { abs, result: warning(`cannot be read (${code}); left out`), mtime: NaN, size: NaN };
+    return {
+      abs,
+      plugin,
+      result: warning(`cannot be read (${code}); left out`),
+      mtime: NaN,
+      size: NaN,
+    };
   }
   if (read.kind === "not a regular file") {
     return {
       abs,
+      plugin,
       result: warning(`not a regular file (${read.what}); left out`),
       mtime: NaN,
       size: NaN,
@@ -83,11 +92,11 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     const message = `${formatSize(read.size)}, larger than max_file_size (${
       formatSize(job.maxSize)
     }); left out`;
-    return { abs, result: warning(message), mtime, size };
+    return { abs, plugin, result: warning(message), mtime, size };
   }
   const checksum = fileChecksum(read.bytes);
   const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
-  return { abs, result: parseFile(read.bytes, meta, job.shown), mtime, size };
+  return { abs, plugin, result: parseFile(read.bytes, meta, job.shown), mtime, size };
 }
 
 /**

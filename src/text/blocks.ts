@@ -87,8 +87,9 @@ export function readBody(body: string, chunks: Chunks = scanChunks(body)): ReadB
     }
   }
   const all = plain === chunks.words.length;
-  // MDX comments may run across blank lines, and so across a plain chunk: read whole.
-  if (!all && (plain === 0 || body.includes("{/*"))) return wholeBody(body);
+  // MDX and Liquid comments and template code blocks may run across blank lines, and so
+  // across a plain chunk: read whole.
+  if (!all && (plain === 0 || SPANS_PREPARED.test(body))) return wholeBody(body);
   // The parser's source: each plain chunk replaced by a stand-in line and blank lines.
   let parsed = "";
   let from = 0;
@@ -136,6 +137,9 @@ function wholeBody(body: string): ReadBody {
   for (const block of blocks) words += countWords(block.text);
   return { blocks, words };
 }
+
+/** What the preparation follows across blank lines: comments and template code blocks. */
+const SPANS_PREPARED = /\{\/\*|\{%-?\s*comment|highlight/;
 
 /** A body's chunks between blank lines: ranges, first lines, and words (-1: may hold markup). */
 export interface Chunks {
@@ -378,7 +382,7 @@ function inlineText(children: readonly InlineToken[]): string {
   let text = "";
   let prose = "";
   const flush = () => {
-    if (prose) text += withoutTemplates(prose);
+    if (prose) text += withoutMarkers(withoutTemplates(prose));
     prose = "";
   };
   for (const child of children) {
@@ -449,6 +453,18 @@ function withoutTemplates(text: string): string {
   return out + text.slice(at).replace(TEMPLATE_TAG, "");
 }
 
+/**
+ * What is markup of generators' Markdown extensions but is text to
+ * CommonMark: footnote references (`word[^1]`) and the start of a footnote
+ * (`[^1]: …`), and attribute lists of classes (`{: .btn }`, `{ .md-button }`).
+ */
+const EXTENSION_MARKER = /^\[\^[^\]\s]+\]:\s*|\[\^[^\]\s]+\]|\{:?[ \t]*\.[\w-][^{}\n]*\}/g;
+
+/** Prose without the markers of {@link EXTENSION_MARKER}. */
+function withoutMarkers(text: string): string {
+  return text.includes("[^") || text.includes("{") ? text.replace(EXTENSION_MARKER, "") : text;
+}
+
 /** Whether text has a letter or digit: what is left of markup alone is not prose. */
 function hasWord(text: string): boolean {
   return /[\p{L}\p{N}]/u.test(text);
@@ -461,8 +477,23 @@ const ESM =
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** An admonition fence: `:::note Title`, `:::`, `::: tip`. */
 const ADMONITION = /^ {0,3}:::/;
-/** An MkDocs admonition (`!!! note "Title"`, `??? tip`): its content is indented under it. */
-const MKDOCS_ADMONITION = /^(?:!!!|\?\?\?\+?)\s*[\w-]/;
+/**
+ * An MkDocs admonition (`!!! note "Title"`, `??? tip`) or content tab
+ * (`=== "curl"`): its content is indented under it.
+ */
+const MKDOCS_ADMONITION = /^(?:(?:!!!|\?\?\?\+?)\s*[\w-]|===\s+"[^"]*"\s*$)/;
+/** A VitePress snippet import (`<<< @/snippets/snippet.js`): a file's code, not text. */
+const SNIPPET_IMPORT = /^<<<\s+@/;
+/** Template tags that open and close a code block: Jekyll's `highlight`, Hugo's `highlight` shortcode. */
+const TEMPLATE_CODE: readonly (readonly [RegExp, RegExp])[] = [
+  [/^\s*\{%-?\s*highlight\s[^%]*%\}\s*$/, /^\s*\{%-?\s*endhighlight\s*-?%\}\s*$/],
+  [/^\s*\{\{<\s*highlight\s[^>]*>\}\}\s*$/, /^\s*\{\{<\s*\/highlight\s*>\}\}\s*$/],
+];
+/** Liquid's comment block: what it holds is no text. */
+const COMMENT_OPEN = /\{%-?\s*comment\s*-?%\}/;
+const COMMENT_CLOSE = /\{%-?\s*endcomment\s*-?%\}/;
+/** The fence a template's code block becomes (long, so the code's own fences stay code). */
+const CODE_FENCE = "~~~~~~~~~~";
 /**
  * A line that only places a table of contents or sets attributes:
  * `[[toc]]` (VitePress), `[TOC]` (MkDocs), `{:toc}` and `{: .class}`
@@ -493,7 +524,7 @@ function mayPrepare(body: string): boolean {
   return body.includes("{") || body.includes(":::") || /\[toc\]/i.test(body) ||
     LINE_STARTS.test(body);
 }
-const LINE_STARTS = /^(?:import|export|!!!|\?\?\?)/m;
+const LINE_STARTS = /^(?:import|export|!!!|\?\?\?|===|<<<)/m;
 /**
  * The body without what is not Markdown and that the parser would take for
  * paragraphs, outside fenced code, line by line (each line taken out is
@@ -513,11 +544,49 @@ function prepareSource(body: string): string {
   let inEsm = false;
   let inComment = false;
   let inAdmonition = false;
+  let templateCode: RegExp | undefined;
+  let inLiquidComment = false;
   for (let line of lines) {
     if (fence !== undefined) {
       out.push(line);
       if (line.trimStart().startsWith(fence)) fence = undefined;
       continue;
+    }
+    if (templateCode !== undefined) {
+      if (templateCode.test(line)) {
+        templateCode = undefined;
+        out.push(CODE_FENCE);
+      } else out.push(line);
+      continue;
+    }
+    if (inLiquidComment) {
+      const close = COMMENT_CLOSE.exec(line);
+      if (!close) {
+        out.push("");
+        continue;
+      }
+      inLiquidComment = false;
+      line = line.slice(close.index + close[0].length);
+    }
+    if (line.includes("{%") && COMMENT_OPEN.test(line)) {
+      line = line.replace(/\{%-?\s*comment\s*-?%\}[\s\S]*?\{%-?\s*endcomment\s*-?%\}/g, "");
+      const open = COMMENT_OPEN.exec(line);
+      if (open) {
+        inLiquidComment = true;
+        line = line.slice(0, open.index);
+      }
+      if (line.trim() === "") {
+        out.push("");
+        continue;
+      }
+    }
+    if (line.includes("highlight")) {
+      const code = TEMPLATE_CODE.find(([opener]) => opener.test(line));
+      if (code) {
+        templateCode = code[1];
+        out.push(CODE_FENCE);
+        continue;
+      }
     }
     if (inComment) {
       const end = line.indexOf("*/}");
@@ -560,6 +629,8 @@ function prepareSource(body: string): string {
       out.push("");
     } else if (MKDOCS_ADMONITION.test(line)) {
       inAdmonition = true;
+      out.push("");
+    } else if (SNIPPET_IMPORT.test(line)) {
       out.push("");
     } else if (NOT_TEXT_LINE.test(line)) {
       if (/^\s*\{:toc\}/i.test(line) && TOC_ITEM.test(out.at(-1) ?? "")) out[out.length - 1] = "";
