@@ -86,6 +86,9 @@ export { type Section, sectionsOf } from "./src/text/sections.ts";
 export { type TextBlock, textBlocks } from "./src/text/blocks.ts";
 export { renderItem } from "./src/feed/item_form.ts";
 export { renderSitemap } from "./src/feed/sitemap.ts";
+export { itemMarkdown, markdownUrl } from "./src/outputs/markdown.ts";
+export { renderLlmsFull, renderLlmsTxt } from "./src/outputs/llms.ts";
+export { JSON_FEED_PAGE, renderJsonFeed } from "./src/outputs/json_feed.ts";
 export { pageLinks } from "./src/feed/links.ts";
 export {
   makeSnapshot,

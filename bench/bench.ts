@@ -65,7 +65,23 @@ async function load(
   headers: Record<string, string>,
   connections: number,
   duration = seconds,
+  post?: string,
 ): Promise<Run> {
+  if (post !== undefined) {
+    // A POST body (the MCP server's): autocannon sends it (wrk would need a script).
+    const result = await autocannon({
+      url,
+      connections,
+      duration,
+      headers,
+      method: "POST",
+      body: post,
+    });
+    if (result.errors + result.timeouts + result.non2xx > 0) {
+      throw new Error(`failed requests against ${url}`);
+    }
+    return { rps: result.requests.average, requests: result.requests.total };
+  }
   if (wrk) {
     const args = ["-t1", `-c${connections}`, `-d${duration}s`];
     for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
@@ -97,9 +113,10 @@ async function measured(
   url: string,
   headers: Record<string, string>,
   connections: number,
+  post?: string,
 ): Promise<Run & { cpu: number }> {
   const before = await cpuTicks(server.child.pid!);
-  const run = await load(url, headers, connections);
+  const run = await load(url, headers, connections, seconds, post);
   return { ...run, cpu: ((await cpuTicks(server.child.pid!)) - before) / run.requests };
 }
 
@@ -435,6 +452,61 @@ for (const size of sizes) {
       await compare(server, deltaUrl, delta.fixed),
     );
     await Promise.all([stop(manifest.fixed), stop(delta.fixed)]);
+
+    // 8. MCP (SPEC 14): get_content under load ÷ the item route of the same item
+    // (its JSON form; the tool answers it and the Markdown form, each kept once
+    // made), rounds alternating, on one server.
+    const MCP_HEADERS = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const toolCall = (name: string, args: Record<string, unknown>) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name, arguments: args },
+      });
+    const itemLink = JSON.parse(new TextDecoder().decode(feed.bytes)).data[0].link as string;
+    const itemUrl = `${server.url}${new URL(itemLink).pathname}`;
+    const getContent = toolCall("get_content", { link: itemLink });
+    const mcpUrl = `${server.url}/api/mcp`;
+    await load(itemUrl, {}, 16, 1);
+    await load(mcpUrl, MCP_HEADERS, 16, 1, getContent);
+    const mcpRounds = { throughput: [] as number[], cpu: [] as number[] };
+    for (let i = 0; i < repeats; i++) {
+      const tool = () => measured(server, mcpUrl, MCP_HEADERS, 16, getContent);
+      const route = () => measured(server, itemUrl, {}, 16);
+      const [a, b] = i % 2 === 0 ? [await tool(), await route()] : [await route(), await tool()];
+      const [ofTool, ofRoute] = i % 2 === 0 ? [a, b] : [b, a];
+      mcpRounds.throughput.push(ofTool.rps / ofRoute.rps);
+      mcpRounds.cpu.push(ofTool.cpu / ofRoute.cpu);
+    }
+    row(
+      size,
+      "MCP get_content (metadata + Markdown) ÷ the item route (GET /{type}/{uri}.json)",
+      fmt(median(mcpRounds.throughput)),
+      "",
+      fmt(median(mcpRounds.cpu)),
+    );
+    // A first search_content on a server that has not searched yet: it reads
+    // every body, as the feed's first search did (and loads the MCP SDK).
+    const fresh = await start(command("main.ts"), env);
+    await (await fetch(`${fresh.url}/api/content.json`)).arrayBuffer();
+    const t3 = performance.now();
+    const searched = await fetch(`${fresh.url}/api/mcp`, {
+      method: "POST",
+      headers: MCP_HEADERS,
+      body: toolCall("search_content", { query: "lorem" }),
+    });
+    if (!(await searched.text()).includes('"result"')) throw new Error("search_content failed");
+    row(
+      size,
+      "first search_content (reads every body, loads the SDK) ÷ the feed's first search",
+      fmt((performance.now() - t3) / firstSearch),
+      "",
+    );
+    await stop(fresh);
 
     await Promise.all([stop(server), stop(feed.fixed), stop(page.fixed)]);
 

@@ -24,7 +24,7 @@ const AUTHORS = ["Ana Pérez", "Jōji Tanaka", "Zoë Müller", "François Dubois
 export const CONFIG = `parameters:
   service.content.config:
     url: https://bench.example
-    plugins: { academy: ~, blog: ~, docs: ~, faq: ~, pages: ~, api: ~, sitemap: ~ }
+    plugins: { academy: ~, blog: ~, docs: ~, faq: ~, pages: ~, api: ~, sitemap: ~, mcp: ~ }
 `;
 
 /**

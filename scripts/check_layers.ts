@@ -16,6 +16,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["index", /^src\/index\//],
   ["journal", /^src\/journal\//],
   ["feed", /^src\/feed\//],
+  ["outputs", /^src\/outputs\//],
   ["http", /^src\/http\//],
   [
     "service",

@@ -78,6 +78,12 @@ export interface ContentConfig {
   readonly api: boolean;
   /** `GET /sitemap.xml` enabled. */
   readonly sitemap: boolean;
+  /** `GET /llms.txt` and `/llms-full.txt` enabled (SPEC 14). */
+  readonly llms: boolean;
+  /** `GET /feed.json`, JSON Feed 1.1, enabled (SPEC 14). */
+  readonly feed: boolean;
+  /** `POST /api/mcp`, the Model Context Protocol server, enabled (SPEC 14). */
+  readonly mcp: boolean;
   /** Content files larger than this many bytes are left out unread (`max_file_size`). */
   readonly maxFileSize: number;
   /** Take dates from git commits where the root is in a work tree (`git`, default true). */
@@ -236,19 +242,20 @@ export function validateConfig(
   const plugins = config.plugins;
   if (!isMap(plugins)) fail("plugins", "a map of plugin names", plugins);
   const enabled: ContentPluginConfig[] = [];
-  let api = false, sitemap = false;
+  const outputs = { api: false, sitemap: false, llms: false, feed: false, mcp: false };
   for (const [name, options] of Object.entries(plugins as Record<string, unknown>)) {
     const key = `plugins.${name}`;
-    if (name === "api" || name === "sitemap") {
+    if (Object.hasOwn(outputs, name)) {
       if (options !== null) fail(key, "null (~): this plugin takes no options", options);
-      if (name === "api") api = true;
-      else sitemap = true;
+      outputs[name as keyof typeof outputs] = true;
       continue;
     }
     if (!(CONTENT_PLUGINS as readonly string[]).includes(name)) {
       fail(
         key,
-        `a plugin name: ${[...CONTENT_PLUGINS, "api", "sitemap"].join(", ")} (unknown plugin)`,
+        `a plugin name: ${
+          [...CONTENT_PLUGINS, ...Object.keys(outputs)].join(", ")
+        } (unknown plugin)`,
       );
     }
     if (options !== null && !isMap(options)) fail(key, "null (~) or a map of options", options);
@@ -304,8 +311,7 @@ export function validateConfig(
     url: (url as string | null) ?? undefined,
     root: resolvePath(baseDir, path as string),
     plugins: enabled,
-    api,
-    sitemap,
+    ...outputs,
     maxFileSize: maxFileSize!,
     git: git as boolean,
     description: (description as string | null) ?? undefined,

@@ -64,7 +64,10 @@ plugins:
   faq: ~
   pages: ~
   api: ~
-  sitemap: ~`);
+  sitemap: ~
+  llms: ~
+  feed: ~
+  mcp: ~`);
     const expected: ContentConfig = {
       source: FILE,
       title: "Example Docs",
@@ -119,6 +122,9 @@ plugins:
       ],
       api: true,
       sitemap: true,
+      llms: true,
+      feed: true,
+      mcp: true,
       maxFileSize: 10 * 1024 * 1024,
       git: true,
       description: undefined,
@@ -145,6 +151,9 @@ plugins:
       }],
       api: false,
       sitemap: false,
+      llms: false,
+      feed: false,
+      mcp: false,
       maxFileSize: 10 * 1024 * 1024,
       git: true,
       description: undefined,
@@ -265,6 +274,22 @@ plugins:
     assert.match(error.message, /docs/); // says which names are accepted
   });
 
+  it("reports llms, feed or mcp with options, and names them among the accepted plugins", () => {
+    for (const name of ["llms", "feed", "mcp"]) {
+      assertConfigError(
+        () => parseConfig(yaml(`plugins:\n  ${name}: { x: 1 }`), FILE),
+        FILE,
+        `plugins.${name}`,
+      );
+    }
+    const error = assertConfigError(
+      () => parseConfig(yaml("plugins:\n  wiki: ~"), FILE),
+      FILE,
+      "plugins.wiki",
+    );
+    assert.match(error.message, /llms, feed, mcp/);
+  });
+
   it("reports api or sitemap with options", () => {
     assertConfigError(
       () => parseConfig(yaml("plugins:\n  api: { path: x }"), FILE),
@@ -375,6 +400,9 @@ describe("validateConfig", () => {
         }],
         api: true,
         sitemap: false,
+        llms: false,
+        feed: false,
+        mcp: false,
         maxFileSize: 10 * 1024 * 1024,
         git: true,
         description: undefined,
@@ -434,6 +462,9 @@ describe("loadConfigFile", () => {
         }],
         api: true,
         sitemap: false,
+        llms: false,
+        feed: false,
+        mcp: false,
         maxFileSize: 10 * 1024 * 1024,
         git: true,
         description: undefined,
@@ -508,6 +539,9 @@ describe("loadConfigObject", () => {
         }],
         api: true,
         sitemap: false,
+        llms: false,
+        feed: false,
+        mcp: false,
         maxFileSize: 10 * 1024 * 1024,
         git: true,
         description: undefined,

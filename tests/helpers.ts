@@ -11,7 +11,7 @@ import { createService } from "../src/service.ts";
 /** Files to write, by path relative to the site folder. */
 export type SiteFiles = Record<string, string | Uint8Array>;
 
-/** The default services.yaml of a test site: every plugin, api and sitemap. */
+/** The default services.yaml of a test site: every plugin and every output. */
 export const ALL_PLUGINS = `parameters:
   service.content.config:
     url: https://example.com
@@ -23,6 +23,9 @@ export const ALL_PLUGINS = `parameters:
       pages: ~
       api: ~
       sitemap: ~
+      llms: ~
+      feed: ~
+      mcp: ~
 `;
 
 /** Writes files into a new temporary folder and returns its path. */

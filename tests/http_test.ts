@@ -36,6 +36,11 @@ const ROUTES = [
   "/sitemap.xml",
   "/docs/intro.json",
   "/blog/2026-01-10-hello.json",
+  "/docs/intro.md",
+  "/llms.txt",
+  "/llms-full.txt",
+  "/feed.json",
+  "/feed.json?type=docs",
 ];
 
 /** Known routes (for 405) and their 200 content types. */
@@ -44,6 +49,10 @@ const KNOWN: Record<string, string> = {
   "/api/openapi.json": JSON_TYPE,
   "/sitemap.xml": "application/xml; charset=utf-8",
   "/docs/intro.json": JSON_TYPE,
+  "/docs/intro.md": "text/markdown; charset=utf-8",
+  "/llms.txt": "text/plain; charset=utf-8",
+  "/llms-full.txt": "text/plain; charset=utf-8",
+  "/feed.json": "application/feed+json; charset=utf-8",
 };
 
 /** {@link withSite} from the helpers, on this file's site unless told otherwise. */

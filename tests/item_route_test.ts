@@ -247,8 +247,13 @@ describe("item route (SPEC 7)", () => {
       await notFound(s, "/docs/guide/intro/.json");
       await notFound(s, "/docs/GUIDE.json");
       await notFound(s, "/docs/guide");
-      await notFound(s, "/docs/guide.md");
       await notFound(s, "/docs/guide/intro.md.json");
+      await notFound(s, "/docs/guide/intro.json.md");
+      // The same path with .md is the item's Markdown form (SPEC 14), never another item.
+      const markdown = await s.request("/docs/guide.md");
+      assert.equal(markdown.status, 200);
+      assert.equal(markdown.headers.get("content-type"), "text/markdown; charset=utf-8");
+      assert.match(await markdown.text(), /^---\ntitle: "Guide"\n/);
     });
   });
 

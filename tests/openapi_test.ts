@@ -31,10 +31,16 @@ describe("GET /api/openapi.json", () => {
       assert.equal(result.valid, true);
       assert.deepEqual(Object.keys(body.paths).sort(), [
         "/api/content.json",
+        "/api/mcp",
         "/api/openapi.json",
+        "/feed.json",
+        "/llms-full.txt",
+        "/llms.txt",
         "/sitemap.xml",
         "/{type}/{uri}.json",
+        "/{type}/{uri}.md",
       ]);
+      assert.deepEqual(Object.keys(body.paths["/api/mcp"]), ["post"]);
       const names = body.paths["/api/content.json"].get.parameters.map((p: { name: string }) =>
         p.name
       );

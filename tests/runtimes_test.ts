@@ -5,6 +5,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ROOT as root, type Running, RUNTIMES as COMMANDS, startServer } from "./server_helpers.ts";
 
 const RUNTIMES = Object.fromEntries(
@@ -45,7 +48,14 @@ describe("the same source on Deno, Bun and Node 24", () => {
       "/api/openapi.json",
       "/sitemap.xml",
       "/docs/nope.json",
+      "/llms.txt",
+      "/llms-full.txt",
+      "/feed.json",
+      "/feed.json?type=blog&search=lumen",
       ...feed.data.map((item: { link: string }) => new URL(item.link).pathname),
+      ...feed.data.map((item: { link: string }) =>
+        new URL(item.link).pathname.replace(/\.json$/, ".md")
+      ),
     ];
     for (const path of paths) {
       const [deno, bun, node] = await Promise.all(
@@ -54,6 +64,52 @@ describe("the same source on Deno, Bun and Node 24", () => {
       assert.equal(bun, deno, `bun and deno differ on ${path}`);
       assert.equal(node, deno, `node and deno differ on ${path}`);
     }
+  });
+
+  it("serves MCP to the official SDK client, the same tools and answers on each runtime", async () => {
+    const answers: Record<string, string[]> = {};
+    for (const name of Object.keys(RUNTIMES)) {
+      const client = new Client({ name: "runtimes-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${servers[name].url}/api/mcp`)),
+      );
+      try {
+        const { tools } = await client.listTools();
+        const calls: [string, Record<string, unknown>][] = [
+          ["list_content", { type: "docs", limit: 3 }],
+          ["search_content", { query: "theme", limit: 5 }],
+          ["get_content", { id: "docs_doc_guide_getting-started" }],
+          ["list_tags", {}],
+          ["list_changes", { cursor: "0", limit: 2 }],
+        ];
+        assert.deepEqual(tools.map((tool) => tool.name), calls.map(([tool]) => tool), name);
+        const got: string[] = [];
+        for (const [tool, args] of calls) {
+          const result = await client.callTool({ name: tool, arguments: args });
+          assert.equal(result.isError, undefined, `${name} ${tool}: ${JSON.stringify(result)}`);
+          // The journal's cursor and the index's time are each server's own.
+          got.push(
+            JSON.stringify(result.content)
+              .replace(/\\"generated\\":\\"[^"\\]*\\"/g, "")
+              .replace(/\\"cursor\\":\\"[^"\\]*\\"/g, ""),
+          );
+        }
+        const listed = JSON.parse(
+          (await client.callTool({
+            name: "list_content",
+            arguments: { type: "docs", limit: 3 },
+          }) as { content: { text: string }[] }).content[0].text,
+        );
+        const feed = await (await fetch(`${servers[name].url}/api/content.json?type=docs&limit=3`))
+          .json();
+        assert.deepEqual(listed, feed, `${name}: list_content is the feed`);
+        answers[name] = got;
+      } finally {
+        await client.close();
+      }
+    }
+    assert.deepEqual(answers.bun, answers.deno, "bun and deno differ");
+    assert.deepEqual(answers.node, answers.deno, "node and deno differ");
   });
 
   for (const [name, command] of Object.entries(RUNTIMES)) {

@@ -23,17 +23,19 @@ export function baseHeaders(settings: HttpSettings): Record<string, string> {
  * The answer to a CORS preflight (`OPTIONS`): `204` with the allowed
  * methods and headers.
  *
+ * @param methods what the path answers besides `OPTIONS` (`POST` on the MCP server's path)
+ *
  * @example
  * ```ts
  * import { sendPreflight } from "./cors.ts";
  * sendPreflight({ cors: true, cacheControl: "" }).status; // 204
  * ```
  */
-export function sendPreflight(settings: HttpSettings): Response {
-  const headers = { ...baseHeaders(settings), Allow: "GET, HEAD, OPTIONS" };
+export function sendPreflight(settings: HttpSettings, methods = "GET, HEAD"): Response {
+  const headers = { ...baseHeaders(settings), Allow: `${methods}, OPTIONS` };
   if (settings.cors) {
     Object.assign(headers, {
-      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Methods": `${methods}, OPTIONS`,
       "Access-Control-Allow-Headers": "*",
       "Access-Control-Max-Age": "86400",
     });

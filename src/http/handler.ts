@@ -24,6 +24,10 @@ import {
 import { formatCursor } from "../journal/cursor.ts";
 import { changesSince, cursorProblem, type JournalState } from "../journal/state.ts";
 import { renderSitemap } from "../feed/sitemap.ts";
+import { JSON_FEED_PAGE, renderJsonFeed } from "../outputs/json_feed.ts";
+import { renderLlmsFull, renderLlmsTxt } from "../outputs/llms.ts";
+import { itemMarkdown } from "../outputs/markdown.ts";
+import type { ToolBackend } from "../outputs/mcp_tools.ts";
 import { createSearchTexts, type ReadBody } from "../feed/search.ts";
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
@@ -32,7 +36,8 @@ import { sendPreflight } from "./cors.ts";
 import { hostProblem } from "./host.ts";
 import { openApiDocument } from "./openapi.ts";
 import { sendProblem } from "./problem.ts";
-import { routedPath, type RouteName, ROUTES } from "./routes.ts";
+import { answerMcp } from "./mcp.ts";
+import { allowedMethods, routedPath, type RouteName, ROUTES } from "./routes.ts";
 import type { HttpSettings } from "./settings.ts";
 
 /** What the HTTP layer needs from the rest of the service. */
@@ -73,6 +78,13 @@ export type Handler = (request: Request) => Response | Promise<Response>;
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const XML_TYPE = "application/xml; charset=utf-8";
+const TEXT_TYPE = "text/plain; charset=utf-8";
+const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
+const JSON_FEED_TYPE = "application/feed+json; charset=utf-8";
+/** Items whose bodies `/llms-full.txt` holds at once while it is written. */
+const LLMS_FULL_RUN = 256;
+/** Parameters of the feed that `/feed.json` does not take: it pages and orders itself. */
+const NOT_FOR_JSON_FEED = ["limit", "sort", "include", "fields", "since"];
 /** How often one request follows a file that keeps changing under it before it answers 503. */
 const RETRIES = 3;
 
@@ -146,6 +158,15 @@ export function createHandler(options: HandlerOptions): Handler {
         body: JSON.stringify(openApiDocument(r.index, r.base)),
       })),
     item: (r) => item(r, 0),
+    markdown: (r) => markdown(r, 0),
+    llms: (r) =>
+      store.send(r, "llms", () => ({
+        type: TEXT_TYPE,
+        body: renderLlmsTxt(r.index, r.base, new URL(r.base).host),
+      })),
+    llmsFull: (r) => llmsFull(r, 0),
+    jsonFeed: (r) => jsonFeed(r, 0),
+    mcp: (r) => answerMcp(r.request, toolBackend(r), options),
   };
 
   /**
@@ -289,16 +310,23 @@ export function createHandler(options: HandlerOptions): Handler {
     );
   };
 
-  /** `tries`: earlier tries of this request, each ended by the index catching up with a changed file. */
-  const item = async (r: RouteContext, tries: number): Promise<Response> => {
+  /** The item a route's path names (SPEC 7: matched against the index only), with its key. */
+  const itemAt = (r: RouteContext): [string, Item] | undefined => {
     let key: string;
     try {
       key = `${decodeURIComponent(r.params.type)}/${decodeURIComponent(r.params.uri)}`;
     } catch {
-      return notFound(r);
+      return undefined;
     }
     const found = r.index.byPath.get(key);
-    if (!found) return notFound(r);
+    return found && [key, found];
+  };
+
+  /** `tries`: earlier tries of this request, each ended by the index catching up with a changed file. */
+  const item = async (r: RouteContext, tries: number): Promise<Response> => {
+    const at = itemAt(r);
+    if (!at) return notFound(r);
+    const [key, found] = at;
     const asked = new URL(r.url).searchParams.get("include");
     const include = asked ? parseInclude(asked) : [];
     if (typeof include === "string") return problem(r, 400, include);
@@ -328,20 +356,167 @@ export function createHandler(options: HandlerOptions): Handler {
     );
   };
 
+  /** An item's Markdown form (SPEC 14): the same items as the JSON form. */
+  const markdown = async (r: RouteContext, tries: number): Promise<Response> => {
+    const at = itemAt(r);
+    if (!at) return notFound(r);
+    const [key, found] = at;
+    let body = found.body;
+    if (!store.has(r, `md:${key}`)) {
+      const got = await itemTexts.gather([found], { body: true, text: false, sections: false });
+      if (got.changed.length > 0) {
+        return caughtUp(r, got.changed, tries, (next) => markdown(next, tries + 1));
+      }
+      body = got.extras.get(found)?.body;
+    }
+    return store.send(r, `md:${key}`, () => ({
+      type: MARKDOWN_TYPE,
+      body: itemMarkdown(found, r.base, body ?? ""),
+    }));
+  };
+
+  /**
+   * `/llms-full.txt` (SPEC 14): every feed item's Markdown, read and
+   * written a run of items at a time (never every body held at once), kept
+   * as one answer per index.
+   */
+  const llmsFull = async (r: RouteContext, tries: number): Promise<Response> => {
+    let body: Uint8Array | undefined;
+    if (!store.has(r, "llms-full")) {
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      for (let at = 0; at < r.index.feed.length; at += LLMS_FULL_RUN) {
+        const run = r.index.feed.slice(at, at + LLMS_FULL_RUN);
+        const got = await itemTexts.gather(run, { body: true, text: false, sections: false });
+        if (got.changed.length > 0) {
+          return caughtUp(r, got.changed, tries, (next) => llmsFull(next, tries + 1));
+        }
+        const part = encoder.encode(
+          renderLlmsFull(run, r.base, (item) => got.extras.get(item)?.body ?? ""),
+        );
+        parts.push(part);
+        size += part.length;
+      }
+      body = new Uint8Array(size);
+      let at = 0;
+      for (const part of parts) {
+        body.set(part, at);
+        at += part.length;
+      }
+    }
+    return store.send(r, "llms-full", () => ({ type: TEXT_TYPE, body: body! }));
+  };
+
+  /**
+   * `/feed.json` (SPEC 14): a JSON Feed 1.1 page of 50 feed items, newest
+   * \`date\` first, the feed's filters applied; \`page\` without \`limit\`.
+   */
+  const jsonFeed = async (r: RouteContext, tries: number): Promise<Response> => {
+    const params = new URL(r.url).searchParams;
+    const refused = NOT_FOR_JSON_FEED.find((name) => params.has(name));
+    if (refused) {
+      return problem(
+        r,
+        400,
+        `${refused} does not apply to /feed.json: it holds ${JSON_FEED_PAGE} items a page, newest first`,
+      );
+    }
+    const query = new URLSearchParams(params);
+    query.set("limit", String(JSON_FEED_PAGE));
+    const parsed = parseQuery(query, r.index);
+    if (parsed.problem) return problem(r, 400, parsed.problem.detail);
+    const filters = parsed.filters;
+    const contains = filters.search && textsOf ? await textsOf(r.index) : undefined;
+    const page = paginate(sortItems(filterItems(r.index, filters, contains), "-date"), filters);
+    const key = `jsonfeed?${filtersKey(filters)}`;
+    let texts: Map<Item, ItemExtras> | undefined;
+    if (!store.has(r, key)) {
+      const got = await itemTexts.gather(page.items, { body: false, text: true, sections: false });
+      if (got.changed.length > 0) {
+        return caughtUp(r, got.changed, tries, (next) => jsonFeed(next, tries + 1));
+      }
+      texts = got.extras;
+    }
+    // Links in the body are spelled one way per answer (the cache keeps one body per answer).
+    const canonical = filtersKey({ ...filters, limit: undefined });
+    const at = (extra: string) => {
+      const search = [canonical, extra].filter(Boolean).join("&");
+      return `${r.base}/feed.json${search ? `?${search}` : ""}`;
+    };
+    const next = page.page < (page.last ?? 1) ? at(`page=${page.page + 1}`) : undefined;
+    return store.send(r, key, () => ({
+      type: JSON_FEED_TYPE,
+      body: renderJsonFeed(
+        r.index,
+        page.items,
+        r.base,
+        at(""),
+        (item) => texts?.get(item)?.text ?? "",
+        next,
+      ),
+    }));
+  };
+
+  /** What the MCP tools read (SPEC 14): this index's own answers, as the routes give them. */
+  const toolBackend = (r: RouteContext): ToolBackend => {
+    const internal = (path: string): RouteContext => ({
+      ...r,
+      url: `${r.base}${path}`,
+      request: new Request(`${r.base}${path}`),
+      params: {},
+    });
+    const read = async (response: Response) => ({
+      status: response.status,
+      body: await response.text(),
+    });
+    return {
+      feed: async (query) => read(await feed(internal(`/api/content.json?${query}`), 0)),
+      find: ({ id, link }) => {
+        if (id !== undefined) return byId(r.index).get(id) ?? servedById(r.index).get(id);
+        const path = pathOf(link!, r.base);
+        if (path === undefined) return undefined;
+        return byUrl(r.index).get(path) ?? r.index.byPath.get(path.replace(/\.(json|md)$/, ""));
+      },
+      forms: async (found) => {
+        const path = `/${encodePath(found.type)}/${encodePath(found.uri)}`;
+        const asJson = internal(`${path}.json`);
+        const asMarkdown = internal(`${path}.md`);
+        // Route parameters are as the URL spells them (the routes decode them).
+        const params = { type: encodePath(found.type), uri: encodePath(found.uri) };
+        const [json, md] = await Promise.all([
+          item({ ...asJson, params: { ...params } }, 0),
+          markdown({ ...asMarkdown, params: { ...params } }, 0),
+        ]);
+        const { body: _, ...metadata } = JSON.parse(await json.text());
+        return { metadata: JSON.stringify(metadata), markdown: await md.text() };
+      },
+      tags: () => tagsOf(r.index),
+    };
+  };
+
   const router = Router<RouteContext>({ base: basePath });
   for (const route of ROUTES) {
     const answer = routes[route.name];
     const serve = (r: RouteContext) => route.enabled(r.index.settings) ? answer(r) : notFound(r);
-    router.get(route.pattern, serve);
-    router.head(route.pattern, serve);
+    if (route.methods?.includes("POST")) router.post(route.pattern, serve);
+    else {
+      router.get(route.pattern, serve);
+      router.head(route.pattern, serve);
+    }
   }
-  router.options("*", () => sendPreflight(options));
+  router.options(
+    "*",
+    (r) => sendPreflight(options, allowedMethods(new URL(r.url).pathname, basePath)),
+  );
   // itty-router has no 405 of its own: a routed path with another method lands here.
   router.all("*", (r) => {
-    if (r.method === "GET" || r.method === "HEAD" || !isRouted(new URL(r.url).pathname)) {
-      return notFound(r);
-    }
-    return problem(r, 405, `${r.method} is not allowed; use GET or HEAD`, { Allow: "GET, HEAD" });
+    const pathname = new URL(r.url).pathname;
+    if (!isRouted(pathname)) return notFound(r);
+    const allowed = allowedMethods(pathname, basePath);
+    if (allowed.split(", ").includes(r.method)) return notFound(r);
+    return problem(r, 405, `${r.method} is not allowed; use ${allowed.replace(", ", " or ")}`, {
+      Allow: allowed,
+    });
   });
 
   const route = async (
@@ -419,4 +594,70 @@ function wantedBy(fields: readonly ItemField[] | undefined): Wanted | undefined 
   return has("body") || has("text") || has("sections")
     ? { body: has("body"), bodyAsBytes: true, text: has("text"), sections: has("sections") }
     : undefined;
+}
+
+const encoder = new TextEncoder();
+
+/** A path segment as a URL writes it (slashes kept: an item's URI may have several segments). */
+const encodePath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
+
+/**
+ * The index key (`type/uri`) a link names: an item's page URL, or its
+ * `.json` or `.md` form, absolute (under the base) or root-relative.
+ */
+function pathOf(link: string, base: string): string | undefined {
+  let path: string;
+  try {
+    const url = new URL(link, `${base}/`);
+    const basePath = new URL(`${base}/`).pathname;
+    if (!url.pathname.startsWith(basePath)) return undefined;
+    path = decodeURIComponent(url.pathname.slice(basePath.length));
+  } catch {
+    return undefined;
+  }
+  return path.replace(/\/+$/, "");
+}
+
+/** Every served item by id: the feed's, and those only the item routes serve (not indexable). */
+const servedMaps = new WeakMap<Index, ReadonlyMap<string, Item>>();
+function servedById(index: Index): ReadonlyMap<string, Item> {
+  let map = servedMaps.get(index);
+  if (!map) {
+    map = new Map([...index.byPath.values()].map((item) => [item.id, item]));
+    servedMaps.set(index, map);
+  }
+  return map;
+}
+
+/** Served items by the path of their page URL, without slashes at either end (`get_content`'s link). */
+const urlMaps = new WeakMap<Index, ReadonlyMap<string, Item>>();
+function byUrl(index: Index): ReadonlyMap<string, Item> {
+  let map = urlMaps.get(index);
+  if (!map) {
+    const made = new Map<string, Item>();
+    for (const item of index.byPath.values()) {
+      if (item.url.startsWith("/")) made.set(item.url.replace(/^\/+|\/+$/g, ""), item);
+    }
+    urlMaps.set(index, map = made);
+  }
+  return map;
+}
+
+/** The feed's tags with their counts, most used first, then by name (the `list_tags` tool). */
+const tagLists = new WeakMap<Index, readonly { name: string; slug: string; count: number }[]>();
+function tagsOf(index: Index) {
+  let tags = tagLists.get(index);
+  if (!tags) {
+    const bySlug = new Map<string, { name: string; slug: string; count: number }>();
+    for (const item of index.feed) {
+      for (const { name, slug, count } of item.tags) {
+        if (!bySlug.has(slug)) bySlug.set(slug, { name, slug, count });
+      }
+    }
+    tags = [...bySlug.values()].sort((a, b) =>
+      b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    );
+    tagLists.set(index, tags);
+  }
+  return tags;
 }

@@ -114,31 +114,49 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
   });
   const bool = { type: "string", enum: ["true", "false", "1", "0"] };
+  // The feed's filters, which /feed.json takes too.
+  const filters = [
+    q("type", "exact type", { type: "string", enum: index.types }),
+    q("category", "exact category", { type: "string", enum: index.categories }),
+    q("tag", "tag, compared after slugify", { type: "string" }),
+    q("author", "author, compared after slugify", { type: "string" }),
+    q(
+      "search",
+      "every term occurs in title, description or body (case and accents ignored)",
+      {
+        type: "string",
+        maxLength: MAX_SEARCH,
+      },
+    ),
+    q("year", "year of date", { type: "string", pattern: "^\\d{4}$" }),
+    q("month", "month of date; needs year", {
+      type: "string",
+      pattern: "^(0?[1-9]|1[0-2])$",
+    }),
+    q("indexable", "indexable flag", bool),
+    q("searchable", "searchable flag", bool),
+  ];
+  const typeAndUri = [
+    { name: "type", in: "path", required: true, schema: { type: "string", enum: index.types } },
+    {
+      name: "uri",
+      in: "path",
+      required: true,
+      description: "the item's uri; may contain '/'",
+      schema: { type: "string" },
+    },
+  ];
+  const text = (description: string, type: string) => ({
+    description,
+    content: { [type]: { schema: { type: "string" } } },
+  });
   const operations: Record<RouteName, unknown> = {
     feed: {
       get: {
         operationId: "getContent",
         summary: "Every feed-eligible item, filtered and paged",
         parameters: [
-          q("type", "exact type", { type: "string", enum: index.types }),
-          q("category", "exact category", { type: "string", enum: index.categories }),
-          q("tag", "tag, compared after slugify", { type: "string" }),
-          q("author", "author, compared after slugify", { type: "string" }),
-          q(
-            "search",
-            "every term occurs in title, description or body (case and accents ignored)",
-            {
-              type: "string",
-              maxLength: MAX_SEARCH,
-            },
-          ),
-          q("year", "year of date", { type: "string", pattern: "^\\d{4}$" }),
-          q("month", "month of date; needs year", {
-            type: "string",
-            pattern: "^(0?[1-9]|1[0-2])$",
-          }),
-          q("indexable", "indexable flag", bool),
-          q("searchable", "searchable flag", bool),
+          ...filters,
           q("limit", "items per page", { type: "integer", minimum: 1, maximum: MAX_LIMIT }),
           q("page", "page number; needs limit", { type: "integer", minimum: 1, default: 1 }),
           q("updated_since", "items whose last_update is on or after that day", DAY),
@@ -215,22 +233,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
       get: {
         operationId: "getItem",
         summary: "An item's JSON form (every non-draft item, indexable or not)",
-        parameters: [
-          {
-            name: "type",
-            in: "path",
-            required: true,
-            schema: { type: "string", enum: index.types },
-          },
-          {
-            name: "uri",
-            in: "path",
-            required: true,
-            description: "the item's uri; may contain '/'",
-            schema: { type: "string" },
-          },
-          itemInclude,
-        ],
+        parameters: [...typeAndUri, itemInclude],
         responses: {
           "200": {
             description: "The item",
@@ -240,6 +243,86 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           },
           "304": { description: "Not modified" },
           "404": problem("No such item"),
+        },
+      },
+    },
+    markdown: {
+      get: {
+        operationId: "getItemMarkdown",
+        summary: "An item's Markdown under a front matter of title, description, url and " +
+          "last_update (the same items as the JSON form)",
+        parameters: typeAndUri,
+        responses: {
+          "200": text("The item as Markdown", "text/markdown"),
+          "304": { description: "Not modified" },
+          "404": problem("No such item"),
+          "503": problem("A file changed while its body was read; try again"),
+        },
+      },
+    },
+    llms: {
+      get: {
+        operationId: "getLlmsTxt",
+        summary: "llms.txt (llmstxt.org): the site's title and description, then each " +
+          "plugin's feed items linked to their Markdown",
+        responses: {
+          "200": text("llms.txt", "text/plain"),
+          "304": { description: "Not modified" },
+        },
+      },
+    },
+    llmsFull: {
+      get: {
+        operationId: "getLlmsFullTxt",
+        summary: "Every feed item's Markdown in feed order, each under its title and source URL",
+        responses: {
+          "200": text("llms-full.txt", "text/plain"),
+          "304": { description: "Not modified" },
+          "503": problem("A file changed while its body was read; try again"),
+        },
+      },
+    },
+    jsonFeed: {
+      get: {
+        operationId: "getJsonFeed",
+        summary: "JSON Feed 1.1 of the feed items, newest date first, 50 a page (next_url)",
+        parameters: [
+          ...filters,
+          q("page", "page number", { type: "integer", minimum: 1, default: 1 }),
+        ],
+        responses: {
+          "200": {
+            description: "A JSON Feed 1.1 document (https://www.jsonfeed.org/version/1.1/)",
+            content: { "application/feed+json": { schema: { type: "object" } } },
+          },
+          "304": { description: "Not modified" },
+          "400": problem("A bad query: the detail names the parameter"),
+          "503": problem("A file changed while its body was read; try again"),
+        },
+      },
+    },
+    mcp: {
+      post: {
+        operationId: "postMcp",
+        summary: "Model Context Protocol over Streamable HTTP (stateless, JSON responses): " +
+          "read-only tools list_content, search_content, get_content, list_tags, list_changes",
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { type: ["object", "array"] } } },
+        },
+        responses: {
+          "200": {
+            description: "JSON-RPC response(s); errors are JSON-RPC errors",
+            content: { "application/json": { schema: { type: ["object", "array"] } } },
+          },
+          "202": { description: "Accepted (notifications and responses only)" },
+          "400": {
+            description: "A malformed body or batch, as a JSON-RPC error",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+          "406": { description: "Accept must list application/json and text/event-stream" },
+          "413": { description: "A body over 64 KiB" },
+          "415": { description: "Content-Type must be application/json" },
         },
       },
     },
@@ -254,8 +337,9 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
       title: index.settings.title ? `${index.settings.title} content feed` : "Content feed",
       version: "1.0.0",
       description:
-        "A flat JSON feed of a site's content for indexing pipelines. Errors are RFC 9457 problem documents; " +
-        "other methods than GET and HEAD answer 405.",
+        "A flat JSON feed of a site's content for indexing pipelines, and its forms for LLMs " +
+        "and agents. Errors are RFC 9457 problem documents (JSON-RPC errors on /api/mcp); " +
+        "other methods than GET and HEAD (POST on /api/mcp) answer 405.",
     },
     servers: [{ url: `${base}/` }],
     paths,

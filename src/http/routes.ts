@@ -1,7 +1,16 @@
 import type { IndexSettings } from "../index/build.ts";
 
 /** The routes of the service, by name. */
-export type RouteName = "feed" | "openapi" | "sitemap" | "item";
+export type RouteName =
+  | "feed"
+  | "openapi"
+  | "sitemap"
+  | "llms"
+  | "llmsFull"
+  | "jsonFeed"
+  | "mcp"
+  | "item"
+  | "markdown";
 
 /** One route (SPEC 6–8), as the router, the `405` answer and the OpenAPI document see it. */
 export interface Route {
@@ -11,7 +20,11 @@ export interface Route {
   /** The same path as OpenAPI writes it. */
   readonly openapiPath: string;
   /** Whether the configuration enables it (a disabled route answers `404`). */
-  readonly enabled: (settings: Pick<IndexSettings, "api" | "sitemap">) => boolean;
+  readonly enabled: (
+    settings: Pick<IndexSettings, "api" | "sitemap" | "llms" | "feed" | "mcp">,
+  ) => boolean;
+  /** The methods it answers: `GET` and `HEAD` (the default), or `POST` (the MCP server). */
+  readonly methods?: readonly ("GET" | "HEAD" | "POST")[];
 }
 
 /**
@@ -39,12 +52,60 @@ export const ROUTES: readonly Route[] = [
     enabled: (s) => s.sitemap,
   },
   {
+    name: "llms",
+    pattern: "/llms.txt",
+    openapiPath: "/llms.txt",
+    enabled: (s) => s.llms === true,
+  },
+  {
+    name: "llmsFull",
+    pattern: "/llms-full.txt",
+    openapiPath: "/llms-full.txt",
+    enabled: (s) => s.llms === true,
+  },
+  {
+    name: "jsonFeed",
+    pattern: "/feed.json",
+    openapiPath: "/feed.json",
+    enabled: (s) => s.feed === true,
+  },
+  {
+    name: "mcp",
+    pattern: "/api/mcp",
+    openapiPath: "/api/mcp",
+    enabled: (s) => s.mcp === true,
+    methods: ["POST"],
+  },
+  {
     name: "item",
     pattern: "/:type/:uri+.json",
     openapiPath: "/{type}/{uri}.json",
     enabled: () => true,
   },
+  {
+    name: "markdown",
+    pattern: "/:type/:uri+.md",
+    openapiPath: "/{type}/{uri}.md",
+    enabled: () => true,
+  },
 ];
+
+/**
+ * The methods a routed path answers, for its `Allow` header: `GET, HEAD`,
+ * or `POST` on the MCP server's path.
+ *
+ * @example
+ * ```ts
+ * import { allowedMethods } from "./routes.ts";
+ * allowedMethods("/api/mcp", ""); // "POST"
+ * allowedMethods("/api/content.json", ""); // "GET, HEAD"
+ * ```
+ */
+export function allowedMethods(pathname: string, basePath: string): string {
+  return pathname === `${basePath}/api/mcp` || pathname === `${basePath}/api/mcp/`
+    ? "POST"
+    : "GET, HEAD";
+}
 
 /**
  * A test for the paths the routes serve, under a base path, whatever the

@@ -10,6 +10,14 @@ import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
 
 /** What the index keeps of the configuration. */
 export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitemap"> & {
+  /** `/llms.txt` and `/llms-full.txt` enabled (default false). */
+  readonly llms?: boolean;
+  /** `/feed.json` enabled (default false). */
+  readonly feed?: boolean;
+  /** `POST /api/mcp` enabled (default false). */
+  readonly mcp?: boolean;
+  /** The site's description (`llms.txt`, the JSON Feed). */
+  readonly description?: string;
   /** Enabled content plugins, in config order, with their folders and layout options. */
   readonly plugins: readonly PluginSettings[];
 };
@@ -38,12 +46,16 @@ export interface PluginSettings {
  * ```
  */
 export function indexSettings(config: ContentConfig): IndexSettings {
-  const { title, url, api, sitemap } = config;
+  const { title, url, api, sitemap, llms, feed, mcp, description } = config;
   return {
     title,
     url,
     api,
     sitemap,
+    ...(llms ? { llms } : {}),
+    ...(feed ? { feed } : {}),
+    ...(mcp ? { mcp } : {}),
+    ...(description !== undefined ? { description } : {}),
     plugins: config.plugins.map(({ name, path, orphans, permalink }) => ({
       name,
       path,

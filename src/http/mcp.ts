@@ -1,0 +1,130 @@
+import type { ToolBackend } from "../outputs/mcp_tools.ts";
+import { baseHeaders } from "./cors.ts";
+import { codingFor, compress } from "./encoding.ts";
+import type { HttpSettings } from "./settings.ts";
+
+/** A `tools/call` request, as far as the handler reads it. */
+interface CallTool {
+  readonly params: { readonly name: string; readonly arguments?: Record<string, unknown> };
+}
+
+/**
+ * A JSON-RPC "invalid params" error (`-32602`). The SDK sends a thrown
+ * error's `code` and `message`; its own `McpError` would put "MCP error
+ * -32602:" in the message, which its client then adds again.
+ */
+class InvalidParams extends Error {
+  readonly code = -32602;
+}
+
+/** The name and version the server gives in `initialize`. */
+export const SERVER_INFO = { name: "content-feed", version: "0.1.0" } as const;
+
+/** The largest request body the server reads (tool arguments are small); larger is a `413`. */
+export const MAX_MCP_BODY = 64 * 1024;
+
+/**
+ * The SDK's server, its Web-standard Streamable HTTP transport and the
+ * tools, imported on the first MCP request (about 250 ms of module loading
+ * that a service without MCP clients never pays) and kept.
+ */
+let loaded: Promise<Loaded> | undefined;
+type Loaded = Awaited<ReturnType<typeof load>>;
+async function load() {
+  const [server, transport, types, tools, ajv] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+    import("../outputs/mcp_tools.ts"),
+    import("@modelcontextprotocol/sdk/validation/ajv"),
+  ]);
+  // A server makes its own Ajv instance unless given one (most of its
+  // construction time); one, made once, serves every request's server.
+  const jsonSchemaValidator = new ajv.AjvJsonSchemaValidator();
+  const listed = {
+    tools: tools.TOOLS.map(({ name, title, description, inputSchema }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    })),
+  };
+  const byName = new Map(tools.TOOLS.map((tool) => [tool.name, tool]));
+  return { server, transport, types, tools, listed, byName, jsonSchemaValidator };
+}
+
+/**
+ * Answers `POST /api/mcp` (SPEC 14): a Model Context Protocol server over
+ * Streamable HTTP, stateless (a server and a transport per request, no
+ * session), JSON responses rather than event streams, the read-only tools
+ * of `mcp_tools.ts`. The official SDK speaks the protocol: version
+ * negotiation, `initialize`, `tools/list`, `tools/call`, `ping`, and its
+ * JSON-RPC errors (a malformed body `-32700`, a batch of more than 100
+ * messages `-32600`, both `400`). An unknown tool or arguments a tool
+ * refuses are `-32602` errors; a call that cannot be served (an unknown
+ * id, a cursor too old) is a tool result marked `isError`. Responses carry
+ * the service's CORS headers, `Cache-Control: no-store`, and are compressed
+ * like every other answer.
+ *
+ * @example
+ * ```ts
+ * import { answerMcp } from "./mcp.ts";
+ * declare const backend: import("../outputs/mcp_tools.ts").ToolBackend;
+ * const response = await answerMcp(new Request("http://localhost/api/mcp", {
+ *   method: "POST",
+ *   headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+ * }), backend, { cors: true, cacheControl: "" });
+ * ```
+ */
+export async function answerMcp(
+  request: Request,
+  backend: ToolBackend,
+  settings: HttpSettings,
+): Promise<Response> {
+  const { server, transport, types, tools, listed, byName, jsonSchemaValidator } =
+    await (loaded ??= load());
+  const mcp = new server.Server(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator });
+  mcp.setRequestHandler(types.ListToolsRequestSchema, () => listed);
+  mcp.setRequestHandler(types.CallToolRequestSchema, async ({ params }: CallTool) => {
+    const tool = byName.get(params.name);
+    if (!tool) {
+      throw new InvalidParams(
+        `unknown tool ${JSON.stringify(params.name)}; tools: ${[...byName.keys()].join(", ")}`,
+      );
+    }
+    try {
+      return await tool.call(params.arguments, backend);
+    } catch (error) {
+      if (error instanceof tools.ToolArgumentError) {
+        throw new InvalidParams(`${tool.name}: ${error.message}`);
+      }
+      throw error;
+    }
+  });
+  const http = new transport.WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_MCP_BODY,
+  });
+  await mcp.connect(http);
+  try {
+    const answer = await http.handleRequest(request);
+    const bytes = new Uint8Array(await answer.arrayBuffer());
+    const headers = new Headers(answer.headers);
+    for (const [name, value] of Object.entries(baseHeaders(settings))) headers.set(name, value);
+    headers.set("Cache-Control", "no-store");
+    headers.append("Vary", "Accept-Encoding");
+    const coding = answer.status === 200 ? codingFor(request, bytes.length) : "identity";
+    const body = coding === "identity" ? bytes : await compress(bytes, coding);
+    if (coding !== "identity") headers.set("Content-Encoding", coding);
+    headers.set("Content-Length", String(body.length));
+    return new (settings.tuning?.Response ?? Response)(body.length ? body : null, {
+      status: answer.status,
+      headers,
+    });
+  } finally {
+    await mcp.close();
+  }
+}

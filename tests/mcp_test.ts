@@ -1,0 +1,335 @@
+// POST /api/mcp (SPEC 14): the official MCP SDK's client, over Streamable
+// HTTP through fetch(Request), calls each tool, and every answer is checked
+// against the feed and the item forms of the same index; errors are JSON-RPC
+// errors, never a 5xx.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// The SDK's export map gives these paths no types Deno finds; the comments point at them.
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { LONG, md, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const CONFIG = `parameters:
+  service.content.config:
+    url: https://example.com
+    plugins: { docs: ~, blog: ~, api: ~, mcp: ~ }
+`;
+
+const FILES: SiteFiles = {
+  "docs/intro.md": md({ title: "Intro", tags: ["Deno", "Start"] }, `Welcome aboard. ${LONG}`),
+  "docs/guide.md": md({ title: "Guide", tags: ["Deno"] }, `# Guide\n\nSteps. ${LONG}`),
+  "docs/guide/deep.md": md({ title: "Deep", tags: ["Node"] }, `Deeper. ${LONG}`),
+  "docs/hidden.md": md({ title: "Hidden", indexable: false }, LONG),
+  "docs/plan.md": md({ title: "Plan", draft: true, tags: ["Secret"] }, `Zanzibarian. ${LONG}`),
+  "blog/2026-01-02-hello.md": md({ title: "Hello", tags: ["News"] }, `Zebras say hello. ${LONG}`),
+  "blog/2026-02-03-again.md": md({ title: "Again", tags: ["News", "Deno"] }, LONG),
+};
+
+/** An SDK client connected to a site's handler (its `fetch`), as a remote client would be. */
+async function connect(s: TestSite, path = "/api/mcp"): Promise<Client> {
+  const client = new Client({ name: "content-feed-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://localhost:8000${path}`), {
+      fetch: (input, init) => s.api.fetch(new Request(input, init)),
+    }),
+  );
+  return client;
+}
+
+async function withClient(fn: (client: Client, s: TestSite) => Promise<void>, files = FILES) {
+  await withSite(files, { config: CONFIG }, async (s) => {
+    const client = await connect(s);
+    try {
+      await fn(client, s);
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+/** The one text block of a tool result, parsed as JSON. */
+function textOf(result: Json, block = 0): string {
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(result.content[block].type, "text");
+  return result.content[block].text;
+}
+
+/** The JSON-RPC error a call ends in. */
+async function rpcError(call: Promise<unknown>): Promise<McpError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof McpError, String(error));
+    return error;
+  }
+  assert.fail("the call succeeded");
+}
+
+/** A raw POST to /api/mcp, as a client that is not the SDK would send it. */
+function post(s: TestSite, body: string, headers: Record<string, string> = {}) {
+  return s.request("/api/mcp", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body,
+  });
+}
+
+describe("POST /api/mcp: the MCP server (SPEC 14)", () => {
+  it("initializes and lists the five read-only tools with their argument schemas", async () => {
+    await withClient(async (client) => {
+      assert.equal(client.getServerVersion()?.name, "content-feed");
+      assert.ok(client.getServerCapabilities()?.tools);
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name), [
+        "list_content",
+        "search_content",
+        "get_content",
+        "list_tags",
+        "list_changes",
+      ]);
+      for (const tool of tools) {
+        assert.equal(tool.inputSchema.type, "object", tool.name);
+        assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+        assert.ok(tool.description && tool.description.length > 40, tool.name);
+      }
+      const search = tools.find((tool) => tool.name === "search_content")!;
+      assert.deepEqual(search.inputSchema.required, ["query"]);
+      assert.equal((search.inputSchema.properties as Json).limit.maximum, 50);
+    });
+  });
+
+  it("list_content and search_content answer what the feed answers for the same filters", async () => {
+    await withClient(async (client, s) => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{}, "limit=20"],
+        [{ type: "docs", limit: 2, page: 2 }, "type=docs&limit=2&page=2"],
+        [{ tag: "deno", sort: "title" }, "tag=deno&sort=title&limit=20"],
+        [{ search: "zebras" }, "search=zebras&limit=20"],
+        [{ year: "2026", month: 2 }, "year=2026&month=2&limit=20"],
+      ];
+      for (const [args, query] of cases) {
+        const result = await client.callTool({ name: "list_content", arguments: args });
+        const feed = (await s.json(`/api/content.json?${query}`)).body;
+        assert.deepEqual(JSON.parse(textOf(result)), feed, query);
+      }
+      for (
+        const [args, query] of [
+          [{ query: "welcome" }, "search=welcome&limit=10"],
+          [{ query: "hello", type: "blog", limit: 1 }, "search=hello&type=blog&limit=1"],
+        ] as const
+      ) {
+        const result = await client.callTool({ name: "search_content", arguments: args });
+        const feed = (await s.json(`/api/content.json?${query}`)).body;
+        assert.deepEqual(JSON.parse(textOf(result)), feed, query);
+        assert.ok(feed.data.length > 0, query);
+      }
+    });
+  });
+
+  it("get_content gives an item's metadata and Markdown by id or by link; drafts by neither", async () => {
+    await withClient(async (client, s) => {
+      const feed = (await s.json("/api/content.json")).body.data;
+      for (
+        const item of [...feed, {
+          id: "docs_doc_hidden",
+          link: "https://example.com/docs/hidden.json",
+        }]
+      ) {
+        const path = new URL(item.link).pathname;
+        const { body: json } = await s.json(path);
+        const markdown = await (await s.request(path.replace(/\.json$/, ".md"))).text();
+        const { body: _, ...metadata } = json;
+        const page = `https://example.com/${json.type}/${json.uri}`;
+        for (
+          const ref of [{ id: item.id }, { link: item.link }, { link: page }, {
+            link: `${page}.md`,
+          }]
+        ) {
+          const result = await client.callTool({ name: "get_content", arguments: ref });
+          assert.deepEqual(JSON.parse(textOf(result, 0)), metadata, JSON.stringify(ref));
+          assert.equal(textOf(result, 1), markdown, JSON.stringify(ref));
+        }
+      }
+      for (const ref of [{ id: "docs_doc_plan" }, { link: "/docs/plan" }, { id: "nope" }]) {
+        const result: Json = await client.callTool({ name: "get_content", arguments: ref });
+        assert.equal(result.isError, true, JSON.stringify(ref));
+        assert.match(result.content[0].text, /no published item has/);
+      }
+    });
+  });
+
+  it("list_tags counts the feed's tags; list_changes answers what since answers", async () => {
+    await withClient(async (client, s) => {
+      const feed = (await s.json("/api/content.json")).body.data;
+      const counts = new Map<string, number>();
+      for (const item of feed) {
+        for (const tag of item.tags) counts.set(tag.slug, (counts.get(tag.slug) ?? 0) + 1);
+      }
+      const tags = JSON.parse(textOf(await client.callTool({ name: "list_tags", arguments: {} })));
+      assert.deepEqual(
+        new Map(tags.map((tag: Json) => [tag.slug, tag.count])),
+        counts,
+      );
+      assert.ok(!tags.some((tag: Json) => tag.slug === "secret"), "a draft's tag is not listed");
+      assert.deepEqual(
+        tags.map((tag: Json) => tag.count),
+        [...counts.values()].sort((a, b) => b - a),
+      );
+
+      const all = JSON.parse(
+        textOf(await client.callTool({ name: "list_changes", arguments: {} })),
+      );
+      assert.deepEqual(all, (await s.json("/api/content.json?since=0&limit=100")).body);
+      const cursor = all.meta.cursor;
+      const paged = JSON.parse(
+        textOf(
+          await client.callTool({
+            name: "list_changes",
+            arguments: { cursor: "0", limit: 2, type: "docs" },
+          }),
+        ),
+      );
+      assert.deepEqual(paged, (await s.json("/api/content.json?since=0&limit=2&type=docs")).body);
+      const none = JSON.parse(
+        textOf(await client.callTool({ name: "list_changes", arguments: { cursor } })),
+      );
+      assert.equal(none.data.length, 0);
+      const gone: Json = await client.callTool({
+        name: "list_changes",
+        arguments: { cursor: "zzzz.5" },
+      });
+      assert.equal(gone.isError, true);
+      assert.match(gone.content[0].text, /since=0/);
+    });
+  });
+
+  it("answers an unknown tool and bad arguments with JSON-RPC -32602 naming them", async () => {
+    await withClient(async (client) => {
+      const cases: [string, Record<string, unknown>, RegExp][] = [
+        ["nope", {}, /unknown tool "nope"/],
+        ["search_content", {}, /query/],
+        ["search_content", { query: "x", limit: 51 }, /limit/],
+        ["search_content", { query: "x".repeat(201) }, /query/],
+        ["list_content", { colour: "red" }, /unknown argument "colour"/],
+        ["list_content", { type: "nope" }, /type must be one of docs, blog/],
+        ["list_content", { limit: "ten" }, /limit/],
+        ["list_content", { month: 2 }, /month needs year/],
+        ["get_content", {}, /give an id or a link/],
+        ["get_content", { id: "a", link: "b" }, /give an id or a link/],
+        ["list_changes", { cursor: "not a cursor" }, /list_changes: cursor must be 0 or a cursor/],
+        ["list_tags", { x: 1 }, /unknown argument "x"/],
+      ];
+      for (const [name, args, message] of cases) {
+        const error = await rpcError(client.callTool({ name, arguments: args }));
+        assert.equal(error.code, -32602, `${name} ${JSON.stringify(args)}: ${error.message}`);
+        // The server's message, once: the client's McpError adds "MCP error -32602: ".
+        assert.doesNotMatch(error.message, /MCP error.*MCP error/);
+        assert.match(error.message, message, `${name} ${JSON.stringify(args)}`);
+      }
+    });
+  });
+
+  it("answers a malformed body, a batch too large and a body too large without a 5xx", async () => {
+    await withSite(FILES, { config: CONFIG }, async (s) => {
+      const parse = await post(s, "{nope");
+      assert.equal(parse.status, 400);
+      assert.equal((await parse.json()).error.code, -32700);
+      const notRpc = await post(s, JSON.stringify({ hello: "world" }));
+      assert.equal(notRpc.status, 400);
+      assert.ok((await notRpc.json()).error.code < 0);
+      const batch = JSON.stringify(
+        Array.from({ length: 101 }, (_, id) => ({ jsonrpc: "2.0", id, method: "ping" })),
+      );
+      const tooMany = await post(s, batch);
+      assert.equal(tooMany.status, 400);
+      assert.equal((await tooMany.json()).error.code, -32600);
+      const big = await post(
+        s,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "ping",
+          params: { x: "x".repeat(70_000) },
+        }),
+      );
+      assert.equal(big.status, 413);
+      assert.ok((await big.json()).error);
+      const wrongType = await post(s, "{}", { "Content-Type": "text/plain" });
+      assert.equal(wrongType.status, 415);
+      // A request without initialize first is answered: the server is stateless.
+      const list = await post(s, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }));
+      assert.equal(list.status, 200);
+      assert.equal(list.headers.get("access-control-allow-origin"), "*");
+      assert.equal(list.headers.get("cache-control"), "no-store");
+      const answer = await list.json();
+      assert.equal(answer.id, 7);
+      assert.equal(answer.result.tools.length, 5);
+    });
+  });
+
+  it("compresses a large answer for a client that accepts it", async () => {
+    await withSite(FILES, { config: CONFIG }, async (s) => {
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "list_content", arguments: { limit: 100 } },
+      });
+      const plain = await post(s, body);
+      const gzipped = await post(s, body, { "Accept-Encoding": "gzip" });
+      assert.equal(gzipped.headers.get("content-encoding"), "gzip");
+      assert.equal(gzipped.headers.get("vary"), "Accept-Encoding");
+      const size = Number(gzipped.headers.get("content-length"));
+      assert.ok(size < Number(plain.headers.get("content-length")));
+      // The runtime's fetch would decompress; the handler's Response is the raw bytes.
+      const raw = new Uint8Array(await gzipped.arrayBuffer());
+      const unzipped = await new Response(
+        new Blob([raw]).stream().pipeThrough(new DecompressionStream("gzip")),
+      ).text();
+      assert.equal(unzipped, await plain.text());
+    });
+  });
+
+  it("is 405 for every other method, with Allow: POST; a CORS preflight allows POST", async () => {
+    await withSite(FILES, { config: CONFIG }, async (s) => {
+      for (const method of ["GET", "HEAD", "PUT", "DELETE", "PATCH"]) {
+        const response = await s.request("/api/mcp", { method });
+        assert.equal(response.status, 405, method);
+        assert.equal(response.headers.get("allow"), "POST", method);
+      }
+      const preflight = await s.request("/api/mcp", {
+        method: "OPTIONS",
+        headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get("access-control-allow-methods"), "POST, OPTIONS");
+    });
+  });
+
+  it("follows the index: a tool answers from the index after an edit", async () => {
+    const s = await site(FILES, { config: CONFIG });
+    try {
+      const client = await connect(s);
+      const { writeFile } = await import("node:fs/promises");
+      await writeFile(`${s.root}/docs/intro.md`, md({ title: "Intro, new" }, `Quokkas. ${LONG}`));
+      await s.api.reload();
+      const found = JSON.parse(
+        textOf(await client.callTool({ name: "search_content", arguments: { query: "quokkas" } })),
+      );
+      assert.deepEqual(found.data.map((item: Json) => item.title), ["Intro, new"]);
+      await client.close();
+    } finally {
+      await s.close();
+    }
+  });
+});
