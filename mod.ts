@@ -32,9 +32,9 @@ export {
 } from "./src/config.ts";
 export { loadConfigFile, loadConfigObject } from "./src/load_config.ts";
 export { CONTENT_PLUGINS, type ContentPluginName } from "./src/plugins.ts";
-export type { ParsedFile, Warning } from "./src/source/parsed_file.ts";
+export type { LeftOutReason, ParsedFile, Warning } from "./src/source/parsed_file.ts";
 export type { IndexedFile } from "./src/fields/indexed_file.ts";
-export type { FileFields } from "./src/fields/derive.ts";
+export type { FileFields, NotIndexable } from "./src/fields/derive.ts";
 export type { NameSlug } from "./src/fields/names.ts";
 export {
   buildIndex,
@@ -98,3 +98,12 @@ export {
   writeSnapshotFile,
 } from "./src/snapshot.ts";
 export { slugify } from "./src/util/slugify.ts";
+export {
+  checkContent,
+  type CheckReport,
+  checkReportJson,
+  formatCheckReport,
+  LEFT_OUT_REASONS,
+  type LeftOut,
+  type PluginReport,
+} from "./src/cli/check.ts";

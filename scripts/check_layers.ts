@@ -22,6 +22,7 @@ const LAYERS: readonly [string, RegExp][] = [
     "service",
     /^src\/(service|live|log|snapshot|load_config|read_worker|content_loader)\.ts$|^src\/adapters\//,
   ],
+  ["cli", /^src\/cli\//],
 ];
 
 function layerOf(path: string): number {

@@ -19,6 +19,8 @@ export interface ContentFilesOptions {
   readonly keepBody: boolean;
   /** Shares author and tag objects between files. */
   readonly shareNames?: (list: readonly NameSlug[]) => readonly NameSlug[];
+  /** Told how many files of a load are read so far, and of how many. */
+  readonly progress?: (read: number, total: number) => void;
 }
 
 /**
@@ -42,7 +44,7 @@ export function createContentFilesLoader(
   config: ContentConfig,
   options: ContentFilesOptions,
 ): ContentFilesLoader {
-  const { keepBody, shareNames } = options;
+  const { keepBody, shareNames, progress } = options;
   const authorNames = Object.fromEntries(
     config.plugins.flatMap((p) => p.authorNames ? [[p.name, p.authorNames]] : []),
   );
@@ -58,8 +60,13 @@ export function createContentFilesLoader(
       }),
     extraFor: (shown) => commits.get(shown),
     beforeRead: () => gitDates,
+    progress,
     helper: {
-      url: new URL("./read_worker.ts", import.meta.url),
+      // Beside this module: `.ts` in the source, `.js` in the npm package's build.
+      url: new URL(
+        `./read_worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
+        import.meta.url,
+      ),
       data: { keepBody, authorNames } satisfies ReadWorkerData,
       adopt: (file) => withNames(file, shareNames),
     },

@@ -249,7 +249,12 @@ export async function readSnapshotFile(path: string): Promise<Snapshot> {
 export async function writeSnapshotFile(
   configFile: string,
   out: string,
-  options: { readonly previous?: string; readonly now?: number } = {},
+  options: {
+    readonly previous?: string;
+    readonly now?: number;
+    /** Told how many files are read so far, and of how many. */
+    readonly progress?: (read: number, total: number) => void;
+  } = {},
 ): Promise<{ files: number; warnings: Warning[]; snapshot: Snapshot }> {
   const config = await loadConfigFile(configFile);
   let previous: JournalState | undefined;
@@ -258,7 +263,10 @@ export async function writeSnapshotFile(
     snapshotSettings(old);
     previous = journalFromSnapshot(old.journal);
   }
-  const { files, warnings } = await createContentFilesLoader(config, { keepBody: true }).load();
+  const { files, warnings } = await createContentFilesLoader(config, {
+    keepBody: true,
+    progress: options.progress,
+  }).load();
   const sorted = [...files].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );

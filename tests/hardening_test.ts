@@ -356,7 +356,7 @@ describe("the running server under Deno, Bun and Node (SPEC 9, 11)", () => {
       }
     });
 
-    it(`${runtime}: a configuration with an alias bomb is one line and exit code 1`, async () => {
+    it(`${runtime}: a configuration with an alias bomb is one line and exit code 2`, async () => {
       const dir = await writeSite({
         "services.yaml": BOMB_CONFIG,
       });
@@ -368,7 +368,8 @@ describe("the running server under Deno, Bun and Node (SPEC 9, 11)", () => {
           encoding: "utf8",
           timeout: 30000,
         });
-        assert.equal(run.status, 1, run.stderr);
+        // A configuration error is exit code 2, as for every command (SPEC 15).
+        assert.equal(run.status, 2, run.stderr);
         assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
         assert.match(run.stderr, /^content-feed: .*services\.yaml.*alias/);
       } finally {

@@ -12,10 +12,10 @@ function reference(bytes: Uint8Array): unknown {
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return { file: "docs/a.md", message: "not valid UTF-8 text; left out" };
+    return { file: "docs/a.md", message: "not valid UTF-8 text; left out", reason: "not text" };
   }
   if (text.includes("\0")) {
-    return { file: "docs/a.md", message: "binary file (NUL bytes); left out" };
+    return { file: "docs/a.md", message: "binary file (NUL bytes); left out", reason: "not text" };
   }
   try {
     const { attrs, body } = extract(text);
@@ -23,7 +23,11 @@ function reference(bytes: Uint8Array): unknown {
   } catch (error) {
     assert.ok(error instanceof FrontMatterError);
     const at = error.line ? ` (line ${error.line})` : "";
-    return { file: "docs/a.md", message: `${error.message}${at}; left out` };
+    return {
+      file: "docs/a.md",
+      message: `${error.message}${at}; left out`,
+      reason: "invalid front matter",
+    };
   }
 }
 

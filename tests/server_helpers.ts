@@ -37,13 +37,17 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts `main.ts` (or another script) with `env` on a free port; resolves once it listens. */
+/**
+ * Starts `main.ts` (or another command) with `env` on a free port, in `cwd`
+ * (the repository's folder by default); resolves once it listens.
+ */
 export function startServer(
   command: string[],
   env: Record<string, string>,
+  cwd: string = ROOT,
 ): Promise<Running> {
   const child = spawn(command[0], command.slice(1), {
-    cwd: ROOT,
+    cwd,
     env: {
       ...globalThis.process.env,
       PORT: "0",

@@ -224,7 +224,7 @@ describe("snapshots across deploys (SPEC 12 edges and replicas)", () => {
     const first = `${site}.1.json`;
     const second = `${site}.2.json`;
     const run = (...args: string[]) =>
-      execFileSync(deno, ["run", "-A", "scripts/snapshot.ts", ...args], {
+      execFileSync(deno, ["run", "-A", "cli.ts", "snapshot", ...args], {
         cwd: root,
         env: { ...process.env, CONTENT_CONFIG: join(site, "services.yaml") },
         stdio: "ignore",

@@ -89,7 +89,7 @@ describe("edge snapshot", () => {
     const site = await writeSite(FILES);
     const out = `${site}.snapshot.json`;
     try {
-      execFileSync(deno, ["run", "-A", "scripts/snapshot.ts", out], {
+      execFileSync(deno, ["run", "-A", "cli.ts", "snapshot", out], {
         cwd: root,
         env: { ...process.env, CONTENT_CONFIG: join(site, "services.yaml") },
         stdio: "ignore",
@@ -137,7 +137,7 @@ describe("examples/deno_deploy.ts", () => {
   it("serves the snapshot it imports as a JSON module", () => {
     const out = join(root, "snapshot.json");
     try {
-      execFileSync(deno, ["run", "-A", "scripts/snapshot.ts", out], { cwd: root, stdio: "ignore" });
+      execFileSync(deno, ["run", "-A", "cli.ts", "snapshot", out], { cwd: root, stdio: "ignore" });
       const printed = execFileSync(
         deno,
         [

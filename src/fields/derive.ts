@@ -51,7 +51,22 @@ export interface FileFields {
   readonly permalink: string | undefined;
   /** Whether the body is not empty (an empty one keeps the item out of the feed, SPEC 5). */
   readonly hasBody: boolean;
+  /**
+   * Why the item is not indexable, when it is not (the `check` command's
+   * reasons, SPEC 15): the front matter said so, it is a draft, unlisted
+   * or deprecated, or its body is empty or under 100 characters.
+   */
+  readonly unindexed?: NotIndexable;
 }
+
+/** Why an item is not indexable (SPEC 4 `indexable`). */
+export type NotIndexable =
+  | "indexable: false"
+  | "draft"
+  | "unlisted"
+  | "deprecated"
+  | "empty body"
+  | "short body";
 
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
 
@@ -226,7 +241,21 @@ export function deriveFields(
     else warn("deprecated", "true, false or a date", "false");
   }
   const listed = !draft && !unlisted && !deprecated;
-  const indexable = bool("indexable") ?? (listed && atLeastChars(file.body, 100));
+  const explicitlyIndexable = bool("indexable");
+  const indexable = explicitlyIndexable ?? (listed && atLeastChars(file.body, 100));
+  const unindexed: NotIndexable | undefined = indexable
+    ? undefined
+    : explicitlyIndexable === false
+    ? "indexable: false"
+    : draft
+    ? "draft"
+    : unlisted
+    ? "unlisted"
+    : deprecated
+    ? "deprecated"
+    : file.body === ""
+    ? "empty body"
+    : "short body";
   const searchable = bool("searchable") ?? listed;
 
   const positionKey = ORDER_KEYS.find((key) => attrs[key] != null);
@@ -264,6 +293,7 @@ export function deriveFields(
     position,
     permalink,
     hasBody: file.body !== "",
+    unindexed,
   };
 }
 

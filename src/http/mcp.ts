@@ -120,7 +120,7 @@ export async function answerMcp(
     const body = coding === "identity" ? bytes : await compress(bytes, coding);
     if (coding !== "identity") headers.set("Content-Encoding", coding);
     headers.set("Content-Length", String(body.length));
-    return new (settings.tuning?.Response ?? Response)(body.length ? body : null, {
+    return new (settings.tuning?.Response ?? Response)(body.length ? body as BodyInit : null, {
       status: answer.status,
       headers,
     });

@@ -109,6 +109,7 @@ export function pluginTree(
         message: `same uri '${uri}' as ${contentPath(prefix, clash.node.file.path)} (${
           clash.draft === isDraft ? "the first in path order is kept" : "a draft loses to it"
         }); left out`,
+        reason: "duplicate uri",
       });
       continue;
     }
@@ -118,6 +119,7 @@ export function pluginTree(
         message: `same uri '${uri}' as ${
           contentPath(prefix, node.file.path)
         } (a draft loses to it); left out`,
+        reason: "duplicate uri",
       });
     }
     const draft: Placed = {

@@ -95,6 +95,7 @@ export function placeFiles<F extends { readonly path: string }>(
       warnings.push({
         file: contentPath(prefix, loser.file.path),
         message: `same item as ${contentPath(prefix, winner.file.path)} (${why}); left out`,
+        reason: "duplicate uri",
       });
     }
   }
@@ -123,6 +124,7 @@ export function placeFiles<F extends { readonly path: string }>(
           message: `folder has no file of its own (${
             folders[0]
           }.md, or index, _index or README inside), so it is not content (orphans: skip); its files are left out`,
+          reason: "orphan folder",
         });
       }
       continue;
@@ -132,6 +134,7 @@ export function placeFiles<F extends { readonly path: string }>(
       warnings.push({
         file: contentPath(prefix, file.path),
         message: `deeper than the ${plugin.maxDepth} levels ${plugin.type} allows; left out`,
+        reason: "too deep",
       });
       continue;
     }

@@ -80,6 +80,11 @@ export interface LoaderOptions<T> {
    * runtime has `Worker` (Deno, Bun; Node reads on the main thread).
    */
   readonly helper?: LoaderHelper<T>;
+  /**
+   * Told how many of a load's files are read so far, and of how many (every
+   * 256 files, and at the end): the progress a command shows on a terminal.
+   */
+  readonly progress?: (read: number, total: number) => void;
 }
 
 /** A read file as the loader keeps it: prepared, or the warning it gave. */
@@ -111,7 +116,7 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper, extraFor, beforeRead } = options;
+  const { prepare, helper, extraFor, beforeRead, progress } = options;
   let cache = new Map<string, Entry<T>>();
   let listingWarnings: Warning[] = [];
   let folderStamps = new Map<string, number>();
@@ -156,7 +161,11 @@ export function createLoader<T extends object>(
     blocking: boolean,
   ): Promise<number> => {
     let cursor = 0;
-    const store = (entry: Entry<T>) => next.set(entryKey(entry.plugin, entry.abs), entry);
+    let done = 0;
+    const store = (entry: Entry<T>) => {
+      next.set(entryKey(entry.plugin, entry.abs), entry);
+      if (progress && (++done % 256 === 0 || done === todo.length)) progress(done, todo.length);
+    };
     const readHere = (read: ReadResult, { shown, extra }: ReadJob) =>
       store(
         isWarning(read.result)
@@ -184,7 +193,11 @@ export function createLoader<T extends object>(
     const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
       const shown = (path: string) => contentPath(plugin.path, path);
       const onLeftOut = (path: string, reason: string) =>
-        warned.push({ file: shown(path), message: `${reason}; left out` });
+        warned.push({
+          file: shown(path),
+          message: `${reason}; left out`,
+          reason: reason.startsWith("not a regular file") ? "not a regular file" : "unreadable",
+        });
       const listing = await listFiles(config.root, folder.slice(0, -1), {
         keep: select,
         skipName: isSkippedName,

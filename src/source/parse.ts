@@ -33,10 +33,10 @@ export function parseFile(
     head = decoder.decode(split === -1 ? bytes : bytes.subarray(0, split));
     rest = split === -1 ? "" : decoder.decode(bytes.subarray(split));
   } catch {
-    return { file: shown, message: "not valid UTF-8 text; left out" };
+    return { file: shown, message: "not valid UTF-8 text; left out", reason: "not text" };
   }
   if (head.includes("\0") || rest.includes("\0")) {
-    return { file: shown, message: "binary file (NUL bytes); left out" };
+    return { file: shown, message: "binary file (NUL bytes); left out", reason: "not text" };
   }
   try {
     const { attrs, body } = extract(head);
@@ -44,7 +44,11 @@ export function parseFile(
   } catch (error) {
     if (!(error instanceof FrontMatterError)) throw error;
     const at = error.line ? ` (line ${error.line})` : "";
-    return { file: shown, message: `${error.message}${at}; left out` };
+    return {
+      file: shown,
+      message: `${error.message}${at}; left out`,
+      reason: "invalid front matter",
+    };
   }
 }
 

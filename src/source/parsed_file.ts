@@ -17,10 +17,26 @@ export interface ParsedFile {
   readonly body: string;
 }
 
+/**
+ * Why a file is left out, on the warnings that leave one out (the
+ * `content-feed check` table counts them, SPEC 15).
+ */
+export type LeftOutReason =
+  | "invalid front matter"
+  | "not text"
+  | "too large"
+  | "not a regular file"
+  | "unreadable"
+  | "duplicate uri"
+  | "orphan folder"
+  | "too deep";
+
 /** A problem with one file or folder; logged once per load, never served. */
 export interface Warning {
   /** The file or folder, relative to the content root. */
   readonly file: string;
   /** What is wrong and what was done about it. */
   readonly message: string;
+  /** Set when the file (or the folder's files) is left out: why. */
+  readonly reason?: LeftOutReason;
 }

@@ -5,7 +5,7 @@ import { fileChecksum } from "./file_hash.ts";
 import { formatSize } from "../util/size.ts";
 import { type FileRead, readRegularFile, readRegularFileSync } from "./read_regular.ts";
 import { parseBody, parseFile } from "./parse.ts";
-import type { ParsedFile, Warning } from "./parsed_file.ts";
+import type { LeftOutReason, ParsedFile, Warning } from "./parsed_file.ts";
 
 /** One content file to read: where it is and what the loader knows of it. */
 export interface ReadJob {
@@ -59,7 +59,11 @@ export interface ReadResult {
  */
 export async function readContentFile(job: ReadJob, blocking = false): Promise<ReadResult> {
   const { abs, plugin } = job;
-  const warning = (message: string) => ({ file: job.shown, message });
+  const warning = (message: string, reason: LeftOutReason) => ({
+    file: job.shown,
+    message,
+    reason,
+  });
   let read: FileRead;
   try {
     read = blocking
@@ -71,7 +75,7 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     return {
       abs,
       plugin,
-      result: warning(`cannot be read (${code}); left out`),
+      result: warning(`cannot be read (${code}); left out`, "unreadable"),
       mtime: NaN,
       size: NaN,
     };
@@ -80,7 +84,7 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     return {
       abs,
       plugin,
-      result: warning(`not a regular file (${read.what}); left out`),
+      result: warning(`not a regular file (${read.what}); left out`, "not a regular file"),
       mtime: NaN,
       size: NaN,
     };
@@ -92,7 +96,7 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     const message = `${formatSize(read.size)}, larger than max_file_size (${
       formatSize(job.maxSize)
     }); left out`;
-    return { abs, plugin, result: warning(message), mtime, size };
+    return { abs, plugin, result: warning(message, "too large"), mtime, size };
   }
   const checksum = fileChecksum(read.bytes);
   const meta = { plugin: job.plugin, path: job.path, checksum, mtime };

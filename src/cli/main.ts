@@ -1,0 +1,113 @@
+import process from "node:process";
+import { ConfigError } from "../config.ts";
+import { writeSnapshotFile } from "../snapshot.ts";
+import { parseCliArgs, USAGE, UsageError } from "./args.ts";
+import { checkContent, checkReportJson, formatCheckReport } from "./check.ts";
+import { oneLine, serveContent, serveOptionsFromEnv, StartupError } from "./serve.ts";
+
+/** The version `--version` prints (package.json and deno.json say the same). */
+export const VERSION = "0.1.0";
+
+/** Where the config is when neither `--config` nor `CONTENT_CONFIG` names one. */
+const DEFAULT_CONFIG = "content/services.yaml";
+
+/**
+ * Runs `content-feed <command>` (SPEC 15) and resolves to its exit code: 0
+ * done (`check`: no warnings), 1 failed (`check`: warnings), 2 a wrong
+ * command line or configuration. Errors are one line on stderr, never a
+ * stack. `serve` resolves to `"serving"` once it listens: the process lives
+ * on until a signal stops the server.
+ *
+ * @param argv the arguments after the script (`process.argv.slice(2)`)
+ * @param env the environment (`PORT`, `HOST`, `CONTENT_CONFIG`, `BASE_URL`)
+ *
+ * @example
+ * ```ts
+ * import { runCli } from "./main.ts";
+ * const code = await runCli(["check", "--json"], process.env);
+ * if (code !== "serving") process.exit(code);
+ * ```
+ */
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<number | "serving"> {
+  const fail = (message: string, code: number) => {
+    console.error(`content-feed: ${message}`);
+    return code;
+  };
+  let command;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return fail(`${error.message} (content-feed --help lists the commands)`, 2);
+  }
+  const config = ("config" in command ? command.config : undefined) || env.CONTENT_CONFIG ||
+    DEFAULT_CONFIG;
+  try {
+    switch (command.command) {
+      case "help":
+        console.log(USAGE);
+        return 0;
+      case "version":
+        console.log(VERSION);
+        return 0;
+      case "serve": {
+        const fromEnv = serveOptionsFromEnv(env);
+        await serveContent({
+          ...fromEnv,
+          config,
+          port: command.port ?? fromEnv.port,
+          hostname: command.host ?? fromEnv.hostname,
+        });
+        return "serving";
+      }
+      case "check": {
+        const report = await checkContent(config);
+        console.log(command.json ? checkReportJson(report) : formatCheckReport(report));
+        return report.warnings.length > 0 ? 1 : 0;
+      }
+      case "snapshot": {
+        const progress = progressLine();
+        const { files, warnings, snapshot } = await writeSnapshotFile(config, command.out, {
+          previous: command.previous,
+          progress: progress.show,
+        });
+        progress.done();
+        for (const w of warnings) console.error(`warning: ${w.file}: ${w.message}`);
+        console.log(
+          `wrote ${command.out}: ${files} files from ${config}; journal ${snapshot.journal.id} at ${snapshot.journal.head}`,
+        );
+        return 0;
+      }
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message, 2);
+    if (error instanceof StartupError) return fail(error.message, error.exitCode);
+    return fail(oneLine(error), 1);
+  }
+}
+
+/**
+ * A progress line on a terminal (`read 2048 of 100000 files`), rewritten in
+ * place at most ten times a second; nothing when stderr is not a terminal.
+ */
+function progressLine(): { show: (read: number, total: number) => void; done: () => void } {
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  let shown = false;
+  return {
+    show(read, total) {
+      if (!tty || total < 1000) return;
+      const now = Date.now();
+      if (now - last < 100 && read < total) return;
+      last = now;
+      shown = true;
+      process.stderr.write(`\rread ${read} of ${total} files`);
+    },
+    done() {
+      if (shown) process.stderr.write("\r\x1b[K");
+    },
+  };
+}

@@ -1,0 +1,208 @@
+// The packed package (SPEC 15): `npm pack` builds it (tsc, through
+// `prepack`), a fresh project installs the tarball and nothing else, and
+// there `import { createContentApi } from "content-feed"` serves under Node
+// 24, Bun and Deno, and `npx content-feed check` and `serve` work. It runs
+// once per `npm test` (under Node's runner: the other runners skip it), as
+// it packs and installs a package.
+import { after, before, describe, it } from "node:test";
+import process from "node:process";
+import assert from "node:assert/strict";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LONG, md, writeSite } from "./helpers.ts";
+import { OWN_RUNTIME, ROOT } from "./server_helpers.ts";
+
+const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+const SKIP = OWN_RUNTIME !== "node"
+  ? "the packed package is tested once, under Node's test runner (npm run test:node)"
+  : false;
+
+/** What a user's script does with the package: load a site, answer the feed. */
+const SCRIPT = `import { createContentApi } from "content-feed";
+const api = await createContentApi({ config: process.argv[2] });
+const response = await api.fetch(new Request("http://localhost/api/content.json"));
+const feed = await response.json();
+console.log(JSON.stringify({ status: response.status, count: feed.meta.count }));
+api.close();
+`;
+
+describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
+  let work = "";
+  let project = "";
+  let site = "";
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), "content-feed-pack-"));
+    // npm pack runs prepack: the TypeScript compiler builds dist/.
+    const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim().split("\n").pop()!;
+    project = join(work, "project");
+    site = await writeSite({
+      "services.yaml": "parameters:\n  service.content.config:\n    plugins: { docs: ~, api: ~ }\n",
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+    });
+    await mkdir(project);
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "a-site", private: true, type: "module" }),
+    );
+    await writeFile(join(project, "serve.mjs"), SCRIPT);
+    // Nothing but the tarball: its dependencies come from the registry (or npm's cache).
+    execFileSync(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed)],
+      { cwd: project, stdio: "ignore" },
+    );
+  });
+  after(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+    if (site) await rm(site, { recursive: true, force: true });
+  });
+
+  it("holds the compiled modules with their types, the command, and no TypeScript source", async () => {
+    const installed = join(project, "node_modules", "content-feed");
+    const manifest = JSON.parse(await readFile(join(installed, "package.json"), "utf8"));
+    assert.equal(manifest.private, undefined);
+    assert.equal(manifest.bin["content-feed"], "dist/cli.js");
+    assert.ok(existsSync(join(installed, "dist", "mod.js")));
+    assert.ok(existsSync(join(installed, "dist", "mod.d.ts")));
+    assert.ok(existsSync(join(installed, "dist", "src", "read_worker.js")));
+    assert.ok(!existsSync(join(installed, "src")), "no TypeScript source");
+    assert.ok(!existsSync(join(installed, "tests")));
+    const js = await readFile(join(installed, "dist", "src", "http", "handler.js"), "utf8");
+    assert.ok(
+      !/^\s*(?:import|export)\b[^\n]*from "\.[^"]*\.ts"/m.test(js),
+      "relative imports point at .js files",
+    );
+    assert.match(js, /^import .* from "\.\/answer_store\.js";$/m);
+    assert.equal(
+      manifest.optionalDependencies,
+      undefined,
+      "no Node binary for the user to download",
+    );
+    // The runtime dependencies are exactly what the code imports.
+    const imported = new Set<string>();
+    const walk = async (folder: string) => {
+      for (const entry of await readdir(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.name.endsWith(".js")) {
+          const text = await readFile(path, "utf8");
+          const statics = text.matchAll(/^\s*(?:import|export)\b[^\n]*?from\s*"([^"]+)"/gm);
+          const dynamics = text.matchAll(/^\s*(?:const .*=\s*)?(?:await\s+)?import\("([^"]+)"\)/gm);
+          const inline = text.matchAll(/\bimport\("([^"]+)"\),?$/gm);
+          for (const [, specifier] of [...statics, ...dynamics, ...inline]) {
+            const name = /^(@[^/]+\/[^/]+|[^/]+)/.exec(specifier)![1];
+            if (!specifier.startsWith(".") && !specifier.startsWith("node:")) imported.add(name);
+          }
+        }
+      }
+    };
+    await walk(join(installed, "dist"));
+    assert.deepEqual([...imported].sort(), Object.keys(manifest.dependencies).sort());
+  });
+
+  for (
+    const [runtime, command] of [
+      ["Node 24", [bin("node"), "serve.mjs"]],
+      ["Bun", [bin("bun"), "serve.mjs"]],
+      ["Deno", [bin("deno"), "run", "-A", "serve.mjs"]],
+    ] as const
+  ) {
+    it(`import { createContentApi } from "content-feed" serves under ${runtime}`, () => {
+      const run = spawnSync(command[0], [...command.slice(1), join(site, "services.yaml")], {
+        cwd: project,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout.trim().split("\n").pop()!), {
+        status: 200,
+        count: 2,
+      });
+    });
+  }
+
+  it("gives a TypeScript project its types", async () => {
+    await writeFile(
+      join(project, "typed.ts"),
+      `import { createContentApi, type ContentApi, parseQuery } from "content-feed";
+const api: ContentApi = await createContentApi({ config: "site.yaml" });
+const items: number = api.index.items.length;
+const parsed = parseQuery(new URLSearchParams("limit=2"), api.index);
+export const limit: number | undefined = parsed.filters?.limit;
+export { items };
+`,
+    );
+    await writeFile(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "es2022",
+          module: "nodenext",
+          strict: true,
+          noEmit: true,
+          lib: ["es2023", "dom"],
+          types: [],
+        },
+        files: ["typed.ts"],
+      }),
+    );
+    const run = spawnSync(bin("tsc"), ["-p", "."], { cwd: project, encoding: "utf8" });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+  });
+
+  it("npx content-feed check and serve work", async () => {
+    const env = {
+      ...process.env,
+      PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+    };
+    const check = spawnSync("npx", [
+      "content-feed",
+      "check",
+      "--config",
+      join(site, "services.yaml"),
+    ], {
+      cwd: project,
+      encoding: "utf8",
+      timeout: 60_000,
+      env,
+    });
+    assert.equal(check.status, 0, check.stderr);
+    assert.match(check.stdout, /^docs\s+docs\s+2\s+2\s+2\s+-$/m);
+    // npx runs the command through a shell and does not pass SIGTERM on: the
+    // whole process group is stopped, as Ctrl-C in a terminal does.
+    const serve = spawn("npx", ["content-feed", "serve", "--port", "0", "--host", "127.0.0.1"], {
+      cwd: project,
+      env: { ...env, CONTENT_CONFIG: join(site, "services.yaml") },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        serve.stdout!.on("data", (chunk) => {
+          out += chunk;
+          const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
+          if (match) resolve(match[1]);
+        });
+        serve.on("exit", (code) => reject(new Error(`npx content-feed serve exited ${code}`)));
+      });
+      const feed = await (await fetch(`${url}/api/content.json`)).json();
+      assert.equal(feed.meta.count, 2);
+    } finally {
+      const exited = new Promise((resolve) => serve.on("exit", resolve));
+      process.kill(-serve.pid!, "SIGTERM");
+      await exited;
+      serve.stdout!.destroy();
+      serve.stderr!.destroy();
+    }
+  });
+});
