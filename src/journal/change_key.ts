@@ -23,44 +23,34 @@ import type { Item } from "../index/item.ts";
  * ```
  */
 export function changeKey(item: Item): string {
-  // The fields in the order they are hashed: a number is a code of its own
-  // (a list's length), a string its length then its code units, null one code.
-  const parts: (string | number | null)[] = [
-    item.id,
-    item.checksum,
-    item.type,
-    item.category,
-    item.uri,
-    item.image,
-    item.title,
-    item.description,
-    0x2_0000 + item.authors.length,
-  ];
-  for (const author of item.authors) parts.push(author.name, author.slug);
-  parts.push(0x3_0000 + item.tags.length);
-  for (const tag of item.tags) parts.push(tag.name, tag.slug);
-  parts.push(item.date, item.last_update, String(item.time), item.url);
-  // One loop with the four lanes in locals: a closure over them kept them in
-  // a context object, and hashing was most of recording a first start.
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
-  for (const part of parts) {
-    let length = 0; // code units after the first code
-    let k: number;
-    if (typeof part === "number") k = part;
-    else if (part === null) k = 0x1_0000; // no code unit: null differs from every string
-    else {
-      length = part.length;
-      k = 0x1_0001 + length;
-    }
-    for (let i = -1; i < length; i++) {
-      if (i >= 0) k = (part as string).charCodeAt(i);
-      h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-      h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-      h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-      h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-    }
+  LANES[0] = 1779033703;
+  LANES[1] = 3144134277;
+  LANES[2] = 1013904242;
+  LANES[3] = 2773480762;
+  mixText(item.id);
+  mixText(item.checksum);
+  mixText(item.type);
+  mixText(item.category);
+  mixText(item.uri);
+  mixText(item.image);
+  mixText(item.title);
+  mixText(item.description);
+  mixCode(0x2_0000 + item.authors.length);
+  for (const author of item.authors) {
+    mixText(author.name);
+    mixText(author.slug);
   }
+  mixCode(0x3_0000 + item.tags.length);
+  for (const tag of item.tags) {
+    mixText(tag.name);
+    mixText(tag.slug);
+  }
+  mixText(item.date);
+  mixText(item.last_update);
+  mixText(String(item.time));
+  mixText(item.url);
   // cyrb128's finish: every lane mixed into every other.
+  let h1 = LANES[0], h2 = LANES[1], h3 = LANES[2], h4 = LANES[3];
   h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
   h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
   h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
@@ -69,6 +59,43 @@ export function changeKey(item: Item): string {
   h2 ^= h1;
   h3 ^= h1;
   h4 ^= h1;
-  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
   return hex(h1) + hex(h2) + hex(h3) + hex(h4);
 }
+
+// The hash's four lanes between fields. A typed array, not variables a
+// closure shares: its numbers are stored without the allocation, context
+// slots and write barriers that made hashing most of recording a start.
+const LANES = new Int32Array(4);
+
+/** Mixes one code into the lanes. */
+function mixCode(k: number): void {
+  let h1 = LANES[0], h2 = LANES[1], h3 = LANES[2], h4 = LANES[3];
+  h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+  h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+  h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+  h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  LANES[0] = h1;
+  LANES[1] = h2;
+  LANES[2] = h3;
+  LANES[3] = h4;
+}
+
+/** Mixes a field: its length, then its code units; null one code no string gives. */
+function mixText(value: string | null): void {
+  if (value === null) return mixCode(0x1_0000);
+  let h1 = LANES[0], h2 = LANES[1], h3 = LANES[2], h4 = LANES[3];
+  let k = 0x1_0001 + value.length;
+  for (let i = -1; i < value.length; i++) {
+    if (i >= 0) k = value.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  LANES[0] = h1;
+  LANES[1] = h2;
+  LANES[2] = h3;
+  LANES[3] = h4;
+}
+
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
