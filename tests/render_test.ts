@@ -17,6 +17,8 @@ import {
   renderFullFeed,
 } from "../mod.ts";
 import { FEED_KEYS, LONG } from "./helpers.ts";
+import { renderWithBodies, seedBytesOf } from "../src/feed/render.ts";
+import type { ItemField } from "../src/feed/query.ts";
 
 const SETTINGS = {
   title: undefined,
@@ -198,6 +200,48 @@ describe("feed bytes", () => {
         expected(index, index.feed, size, base),
         `${size} items`,
       );
+    }
+  });
+
+  it("items with bodies copy the seed's fields from the full feed, byte for byte", async () => {
+    const files = AWKWARD.map((text, i) => ({
+      ...file(i % 2 ? "docs" : "blog", `page-${i}`, i, {
+        title: text,
+        description: text,
+        authors: [text, "Ann"],
+        tags: [text, "Deno"],
+        image: i % 2 ? `/img/${i}.png` : `https://cdn.example/${i}.png`,
+      }),
+      body: `# ${text}\n\n${text}`,
+    }));
+    const index = buildIndex(files, SETTINGS, Date.UTC(2026, 0, 2));
+    const base = "https://example.com/sub";
+    const seed = seedBytesOf(index, renderFullFeed(index, base));
+    const encoder = new TextEncoder();
+    const read = (items: readonly Item[]) =>
+      Promise.resolve(
+        new Map(items.map((item, i) => {
+          const bytes = encoder.encode(`front matter\n${item.body!}`);
+          // Every other item as a string, the others as bytes: both writers, either way.
+          const extras = i % 2
+            ? { body: item.body!, text: item.title }
+            : { bodyBytes: [bytes, 13, bytes.length] as const, text: item.title };
+          return [item, extras];
+        })),
+      );
+    const seedFields = FEED_KEYS as ItemField[];
+    const shapes: ItemField[][] = [
+      [...seedFields, "body"],
+      [...seedFields, "url", "body", "text"],
+      ["id", "title", "body"], // not the seed's fields: nothing to copy
+    ];
+    for (const fields of shapes) {
+      const items = [...index.feed].reverse(); // not in feed order: each item's own bytes
+      const copied = await renderWithBodies("[", items, "]", base, fields, read, seed);
+      const written = await renderWithBodies("[", items, "]", base, fields, read);
+      assert.equal(decode(copied!), decode(written!), fields.join());
+      const parsed = JSON.parse(decode(copied!));
+      assert.deepEqual(parsed.map((o: { body: string }) => o.body), items.map((i) => i.body));
     }
   });
 

@@ -468,6 +468,35 @@ export type ExtrasReader = (
   items: readonly Item[],
 ) => Promise<ReadonlyMap<Item, ItemExtras> | undefined>;
 
+/**
+ * An item's object with the seed's fields as the full feed holds it, up to
+ * but without its closing `}` (a view into the full feed's bytes, no copy);
+ * `undefined` for an item the feed lacks.
+ */
+export type SeedBytes = (item: Item) => Uint8Array | undefined;
+
+/**
+ * The {@link SeedBytes} of a full feed: what {@link renderWithBodies}
+ * copies instead of writing the seed's fields again, so a whole feed with
+ * bodies costs its bodies and little more.
+ *
+ * @example
+ * ```ts
+ * import { renderFullFeed, seedBytesOf } from "./render.ts";
+ * declare const index: import("../index/build.ts").Index;
+ * const seed = seedBytesOf(index, renderFullFeed(index, "https://example.com"));
+ * new TextDecoder().decode(seed(index.feed[0])); // '{"id":"docs_doc_intro",…,"time":1'
+ * ```
+ */
+export function seedBytesOf(index: Index, full: FeedBytes): SeedBytes {
+  const { bytes, starts } = full;
+  return (item) => {
+    const i = index.feedPlace.get(item);
+    // An object ends one byte before the next starts (at its comma or the closing `]`): drop its `}` too.
+    return i === undefined ? undefined : bytes.subarray(starts[i], starts[i + 1] - 2);
+  };
+}
+
 /** Items whose bodies {@link renderWithBodies} reads at once: the next run's reads go on while one is written. */
 const RUN = 256;
 
@@ -494,11 +523,17 @@ export async function renderWithBodies(
   base: string,
   fields: readonly ItemField[],
   read: ExtrasReader,
+  seed?: SeedBytes,
 ): Promise<Uint8Array | undefined> {
+  // The seed's fields first, in the full feed's order: each item's are copied from there.
+  const copied = seed && SEED_FIELDS.every((field, f) => fields[f] === field)
+    ? SEED_FIELDS.length
+    : 0;
   // Bodies are most of the bytes, and their size is known only once read: room for one run
   // first, then for all at the size of the runs so far.
   const out = byteWriter(head.length * 3 + Math.min(items.length, RUN) * 8192 + tail.length * 3);
   out.write(head);
+  const keys = fields.map((field, f) => `${f > 0 ? "," : ""}${JSON.stringify(field)}:`);
   let next = read(items.slice(0, RUN));
   for (let start = 0; start < items.length; start += RUN) {
     const extras = await next;
@@ -508,18 +543,30 @@ export async function renderWithBodies(
     // one early growth, instead of growths late in a buffer of tens of megabytes.
     if (start > 0) out.room(Math.ceil(((out.at / start) * (items.length - start)) * 1.02));
     const end = Math.min(items.length, start + RUN);
+    // The text between two bodies is gathered and encoded at once: one encode
+    // per field cost more than the bodies' escaping on a whole feed.
+    let text = "";
     for (let i = start; i < end; i++) {
       const item = items[i];
       const extra = extras.get(item) ?? {};
-      out.write(i > 0 ? ",{" : "{");
-      fields.forEach((field, f) => {
-        out.write(`${f > 0 ? "," : ""}${JSON.stringify(field)}:`);
-        if (field === "body" && extra.body === undefined && extra.bodyBytes !== undefined) {
+      const seedPart = copied ? seed!(item) : undefined;
+      if (seedPart) {
+        if (i > 0) text += ",";
+        out.write(text);
+        text = "";
+        out.copy(seedPart);
+      } else text += i > 0 ? ",{" : "{";
+      for (let f = seedPart ? copied : 0; f < fields.length; f++) {
+        text += keys[f];
+        if (fields[f] === "body" && extra.body === undefined && extra.bodyBytes !== undefined) {
+          out.write(text);
+          text = "";
           writeJsonString(out, ...extra.bodyBytes);
-        } else out.write(fieldJson(item, field, base, extra));
-      });
-      out.write("}");
+        } else text += fieldJson(item, fields[f], base, extra);
+      }
+      text += "}";
     }
+    out.write(text);
   }
   if (items.length === 0 && (await next) === undefined) return undefined;
   out.write(tail);

@@ -20,6 +20,7 @@ import {
   renderChangesBytes,
   renderFeedBytes,
   renderWithBodies,
+  seedBytesOf,
 } from "../feed/render.ts";
 import { formatCursor } from "../journal/cursor.ts";
 import { changesSince, cursorProblem, type JournalState } from "../journal/state.ts";
@@ -220,6 +221,7 @@ export function createHandler(options: HandlerOptions): Handler {
         r.base,
         fields!,
         readerFor(wanted, changed),
+        seedBytesOf(r.index, store.fullFeed(r)),
       );
       if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
     }
@@ -284,6 +286,7 @@ export function createHandler(options: HandlerOptions): Handler {
         r.base,
         fields!,
         readerFor(wanted, changed),
+        seedBytesOf(r.index, store.fullFeed(r)),
       );
       if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
     }
