@@ -18,7 +18,7 @@ const BATCH = 128;
  * @example
  * ```ts
  * import { startHelper } from "./helper.ts";
- * const worker = startHelper({ url: new URL("../read_worker.ts", import.meta.url), data: {} });
+ * const worker = startHelper({ url: new URL("../read_worker.ts", import.meta.url) });
  * worker?.terminate();
  * ```
  */
