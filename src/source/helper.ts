@@ -9,38 +9,6 @@ import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts"
 /** Files a message to the helper carries: large enough that messaging is a small share. */
 const BATCH = 128;
 
-/**
- * Starts the helper's worker, or `undefined` where there is no `Worker`
- * (Node) or it may not start one (an edge runtime). The loader starts it
- * before it lists the folders of a first load, so the worker loads its
- * modules while this thread lists, and is ready when the reads begin.
- *
- * @example
- * ```ts
- * import { startHelper } from "./helper.ts";
- * const worker = startHelper({ url: new URL("../read_worker.ts", import.meta.url) });
- * worker?.terminate();
- * ```
- */
-export function startHelper(helper: { readonly url: URL }): Worker | undefined {
-  let worker: Worker;
-  try {
-    worker = new Worker(helper.url, { type: "module" });
-  } catch {
-    return undefined;
-  }
-  // A worker that fails before it is given work (its modules do not load) is
-  // remembered, not left to end the process: the loader then reads alone.
-  worker.onerror = worker.onmessageerror = (event: Event) => {
-    event.preventDefault();
-    failed.add(worker);
-  };
-  return worker;
-}
-
-/** Started helpers that failed before they were given work. */
-const failed = new WeakSet<Worker>();
-
 /** A batch of jobs, as the loader posts it to the helper. */
 export interface HelperBatch {
   readonly id: number;
@@ -79,13 +47,13 @@ export function runHelper<T extends object>(
   take: (count: number) => readonly ReadJob[],
   store: (entry: Entry<T>) => void,
   readHere: (result: ReadResult, job: ReadJob) => void,
-  started: Worker | undefined = startHelper(helper),
 ): Promise<number> {
-  if (!started || failed.has(started)) {
-    started?.terminate();
-    return Promise.resolve(0);
+  let worker: Worker;
+  try {
+    worker = new Worker(helper.url, { type: "module" });
+  } catch {
+    return Promise.resolve(0); // no Worker here (Node), or it may not start one (an edge runtime)
   }
-  const worker = started;
   let read = 0;
   return new Promise((resolve) => {
     const pending = new Map<number, readonly ReadJob[]>();

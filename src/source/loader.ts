@@ -4,7 +4,7 @@ import { entryInfo, type Stamp, stampAll } from "./fs.ts";
 import { foldersChanged, folderStamp, type FoundFile, listFiles } from "./list.ts";
 import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
-import { runHelper, startHelper } from "./helper.ts";
+import { runHelper } from "./helper.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
 import { contentPath } from "../util/path.ts";
@@ -159,7 +159,6 @@ export function createLoader<T extends object>(
     todo: readonly ReadJob[],
     next: Map<string, Entry<T>>,
     blocking: boolean,
-    started?: Worker,
   ): Promise<number> => {
     let cursor = 0;
     let done = 0;
@@ -176,10 +175,9 @@ export function createLoader<T extends object>(
     const one = () => cursor < todo.length ? todo[cursor++] : undefined;
     const take = (count: number) => todo.slice(cursor, cursor += count);
     const helped = helper && todo.length >= (helper.from ?? 1000);
-    if (!helped) started?.terminate();
     const [, byHelper] = await Promise.all([
       readContentFiles(one, readHere, blocking),
-      helped ? runHelper(helper, take, store, readHere, started ?? startHelper(helper)) : 0,
+      helped ? runHelper(helper, take, store, readHere) : 0,
     ]);
     return byHelper;
   };
@@ -189,17 +187,6 @@ export function createLoader<T extends object>(
     // has nothing to compare with, so each read stats its own file.
     const first = !listedOnce;
     listedOnce = true;
-    // A first load is a large one: its helper loads its modules while the folders are listed.
-    const started = first && helper ? startHelper(helper) : undefined;
-    try {
-      return await listAndRead(first, started);
-    } catch (error) {
-      started?.terminate();
-      throw error;
-    }
-  };
-
-  const listAndRead = async (first: boolean, started?: Worker): Promise<Loaded<T>> => {
     const next = new Map<string, Entry<T>>();
     const warned: Warning[] = [];
     const todo: ReadJob[] = [];
@@ -245,7 +232,7 @@ export function createLoader<T extends object>(
         else todo.push(job(file, plugin.name, shown(file.path)));
       }
     }
-    const helped = await readAll(todo, next, first, started);
+    const helped = await readAll(todo, next, first);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
