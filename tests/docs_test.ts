@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { ROOT } from "./server_helpers.ts";
+import { createContentApi } from "../mod.ts";
+import { memoryLogger } from "./helpers.ts";
 
 const FILES = ["README.md", ...readdirSync(join(ROOT, "docs")).map((name) => `docs/${name}`)]
   .filter((path) => path.endsWith(".md"));
@@ -46,6 +48,35 @@ describe("the README and docs/", () => {
           );
         }
       }
+    }
+  });
+
+  it("show the request and response the sample site gives (README: A request and its response)", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## A request and its response"));
+    const url = section.match(/curl '(localhost:8000[^']+)'/)![1];
+    const shown = JSON.parse(section.match(/```json\n([\s\S]*?)```/)![1]);
+    const api = await createContentApi({
+      config: join(ROOT, "content/services.yaml"),
+      baseUrl: "http://localhost:8000",
+      logger: memoryLogger(),
+    });
+    try {
+      const response = await api.fetch(new Request(`http://${url}`));
+      assert.equal(response.status, 200);
+      const body = await response.json();
+      // The build time and the journal's cursor are the server's own; their shapes are the README's.
+      assert.deepEqual(Object.keys(body.meta), Object.keys(shown.meta));
+      assert.match(body.meta.generated, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      assert.match(body.meta.cursor, /^[0-9a-f]{10}\.\d+$/);
+      assert.match(shown.meta.cursor, /^[0-9a-f]{10}\.\d+$/);
+      assert.deepEqual(
+        { ...body.meta, generated: "", cursor: "" },
+        { ...shown.meta, generated: "", cursor: "" },
+      );
+      assert.deepEqual(body.data, shown.data);
+    } finally {
+      await api.close?.();
     }
   });
 });

@@ -244,9 +244,15 @@ describe("POST /api/mcp: the MCP server (SPEC 14)", () => {
       const parse = await post(s, "{nope");
       assert.equal(parse.status, 400);
       assert.equal((await parse.json()).error.code, -32700);
-      const notRpc = await post(s, JSON.stringify({ hello: "world" }));
-      assert.equal(notRpc.status, 400);
-      assert.ok((await notRpc.json()).error.code < 0);
+      // Valid JSON that is no JSON-RPC message is an Invalid Request, not a parse error.
+      for (const message of [{ hello: "world" }, { jsonrpc: "1.0", id: 1, method: "ping" }, [1]]) {
+        const notRpc = await post(s, JSON.stringify(message));
+        assert.equal(notRpc.status, 400, JSON.stringify(message));
+        const { error, id } = await notRpc.json();
+        assert.equal(error.code, -32600, JSON.stringify(message));
+        assert.match(error.message, /^Invalid Request/);
+        assert.equal(id, null);
+      }
       const batch = JSON.stringify(
         Array.from({ length: 101 }, (_, id) => ({ jsonrpc: "2.0", id, method: "ping" })),
       );

@@ -159,6 +159,31 @@ export { items };
     assert.equal(run.status, 0, run.stdout + run.stderr);
   });
 
+  it("says in one line that an older Node cannot run it", (t) => {
+    // The machine's own `node` outside node_modules/.bin (Node 20 where CI runs), when older.
+    const PATH = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules"))
+      .join(":");
+    const version = spawnSync("node", ["--version"], { encoding: "utf8", env: { PATH } });
+    const [major, minor] = (version.stdout ?? "").slice(1).split(".").map(Number);
+    if (version.status !== 0 || major > 22 || (major === 22 && minor >= 18)) {
+      return t.skip("no Node older than 22.18 on the PATH");
+    }
+    const cli = join(project, "node_modules", "content-feed", "dist", "cli.js");
+    const run = spawnSync("node", [cli, "check"], {
+      cwd: project,
+      encoding: "utf8",
+      env: { PATH },
+    });
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, "");
+    assert.equal(
+      run.stderr,
+      `content-feed: needs Node 22.18 or later, Deno or Bun; this is Node ${
+        version.stdout.trim().slice(1)
+      }\n`,
+    );
+  });
+
   it("npx content-feed check and serve work", async () => {
     const env = {
       ...process.env,

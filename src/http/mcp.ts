@@ -60,8 +60,8 @@ async function load() {
  * session), JSON responses rather than event streams, the read-only tools
  * of `mcp_tools.ts`. The official SDK speaks the protocol: version
  * negotiation, `initialize`, `tools/list`, `tools/call`, `ping`, and its
- * JSON-RPC errors (a malformed body `-32700`, a batch of more than 100
- * messages `-32600`, both `400`). An unknown tool or arguments a tool
+ * JSON-RPC errors (a malformed body `-32700`; a message that is not
+ * JSON-RPC or a batch of more than 100 messages `-32600`; all `400`). An unknown tool or arguments a tool
  * refuses are `-32602` errors; a call that cannot be served (an unknown
  * id, a cursor too old) is a tool result marked `isError`. Responses carry
  * the service's CORS headers, `Cache-Control: no-store`, and are compressed
@@ -111,7 +111,7 @@ export async function answerMcp(
   await mcp.connect(http);
   try {
     const answer = await http.handleRequest(request);
-    const bytes = new Uint8Array(await answer.arrayBuffer());
+    const bytes = invalidRequest(answer.status, new Uint8Array(await answer.arrayBuffer()));
     const headers = new Headers(answer.headers);
     for (const [name, value] of Object.entries(baseHeaders(settings))) headers.set(name, value);
     headers.set("Cache-Control", "no-store");
@@ -127,4 +127,27 @@ export async function answerMcp(
   } finally {
     await mcp.close();
   }
+}
+
+/** The SDK's answer to valid JSON that is no JSON-RPC message. */
+const NOT_JSON_RPC = "Parse error: Invalid JSON-RPC message";
+
+/**
+ * A `400` body with JSON-RPC's own code for valid JSON that is not a
+ * request object (`-32600`, Invalid Request) where the SDK answers `-32700`,
+ * the code for JSON that does not parse; any other body as it is.
+ */
+function invalidRequest(status: number, bytes: Uint8Array): Uint8Array {
+  if (status !== 400) return bytes;
+  let answer: { error?: { code?: number; message?: string } };
+  try {
+    answer = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return bytes;
+  }
+  if (answer.error?.code !== -32700 || answer.error.message !== NOT_JSON_RPC) return bytes;
+  answer.error.code = -32600;
+  answer.error.message =
+    "Invalid Request: not a JSON-RPC 2.0 request, notification or response (or a batch of them)";
+  return new TextEncoder().encode(JSON.stringify(answer));
 }

@@ -163,7 +163,7 @@ export const TOOLS: readonly Tool[] = [
     description:
       "Lists the site's published content, filtered as the JSON feed filters it, a page at a time: " +
       "id, type, category, title, description, authors, tags, dates and link of each item, " +
-      "with meta.total and meta.pages. Use get_content for an item's text.",
+      "with meta.count and meta.total. Use get_content for an item's text.",
     inputSchema: schemaOf(listArgs),
     call: (args, backend) => askFeed(backend, queryOf(parse(listArgs, args))),
   },
