@@ -60,6 +60,7 @@ describe("the README and docs/", () => {
       config: join(ROOT, "content/services.yaml"),
       baseUrl: "http://localhost:8000",
       logger: memoryLogger(),
+      watch: false,
     });
     try {
       const response = await api.fetch(new Request(`http://${url}`));
