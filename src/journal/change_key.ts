@@ -67,26 +67,23 @@ export function changeKey(item: Item): string {
 // slots and write barriers that made hashing most of recording a start.
 const LANES = new Int32Array(4);
 
-/** Mixes one code into the lanes. */
+/** Mixes a list's length (a code no string gives) into the lanes. */
 function mixCode(k: number): void {
-  let h1 = LANES[0], h2 = LANES[1], h3 = LANES[2], h4 = LANES[3];
-  h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-  h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-  h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-  h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  LANES[0] = h1;
-  LANES[1] = h2;
-  LANES[2] = h3;
-  LANES[3] = h4;
+  mixCodes(k, "");
 }
 
 /** Mixes a field: its length, then its code units; null one code no string gives. */
 function mixText(value: string | null): void {
-  if (value === null) return mixCode(0x1_0000);
+  if (value === null) mixCodes(0x1_0000, "");
+  else mixCodes(0x1_0001 + value.length, value);
+}
+
+/** Mixes `first`, then each code unit of `text`, into the lanes (cyrb128's round). */
+function mixCodes(first: number, text: string): void {
   let h1 = LANES[0], h2 = LANES[1], h3 = LANES[2], h4 = LANES[3];
-  let k = 0x1_0001 + value.length;
-  for (let i = -1; i < value.length; i++) {
-    if (i >= 0) k = value.charCodeAt(i);
+  let k = first;
+  for (let i = -1; i < text.length; i++) {
+    if (i >= 0) k = text.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
     h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
     h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
