@@ -216,7 +216,7 @@ describe("feed bytes", () => {
     }));
     const index = buildIndex(files, SETTINGS, Date.UTC(2026, 0, 2));
     const base = "https://example.com/sub";
-    const seed = seedBytesOf(index, renderFullFeed(index, base));
+    const seed = seedBytesOf(index, () => renderFullFeed(index, base));
     const encoder = new TextEncoder();
     const read = (items: readonly Item[]) =>
       Promise.resolve(

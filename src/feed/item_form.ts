@@ -1,6 +1,6 @@
 import type { Item } from "../index/item.ts";
 import type { IncludeField } from "./query.ts";
-import { absoluteUrl, type ItemExtras, itemJson } from "./render.ts";
+import { absoluteUrl, type ItemExtras, itemJson, sectionObjects } from "./render.ts";
 
 /**
  * An item's JSON form (SPEC 7): the feed fields, then `body`, `parent`,
@@ -41,14 +41,7 @@ export function renderItem(
     if (extras[field] === undefined) throw new TypeError(`${item.id}: no ${field} given`);
     added += `,${q(field)}:${
       q(
-        field === "text" ? extras.text : extras.sections!.map((s) => ({
-          anchor: s.anchor,
-          heading: s.heading,
-          path: s.path,
-          level: s.level,
-          text: s.text,
-          checksum: s.checksum,
-        })),
+        field === "text" ? extras.text : sectionObjects(extras.sections!),
       )
     }`;
   }

@@ -87,7 +87,18 @@ export interface FeedBytes {
   readonly starts: Uint32Array;
 }
 
-function metaJson(
+/**
+ * The head of a feed document, up to the opening `[` of its `data`: what
+ * {@link renderWithBodies} writes items after.
+ *
+ * @example
+ * ```ts
+ * import { feedHead } from "./render.ts";
+ * feedHead(2, 9, "https://example.com", "2026-11-21 09:15:02", "k3v9q2.41");
+ * // '{"meta":{"count":2,"total":9,…,"cursor":"k3v9q2.41"},"data":['
+ * ```
+ */
+export function feedHead(
   count: number,
   total: number,
   base: string,
@@ -156,6 +167,28 @@ export function shapedItemJson(
   return `${out || "{"}}`;
 }
 
+/**
+ * Sections as an item's `sections` field holds them (SPEC 13): each
+ * section's fields in the documented order, nothing else it carries.
+ *
+ * @example
+ * ```ts
+ * import { sectionObjects } from "./render.ts";
+ * declare const sections: readonly import("../text/sections.ts").Section[];
+ * JSON.stringify(sectionObjects(sections)); // '[{"anchor":"intro","heading":"Intro",…}]'
+ * ```
+ */
+export function sectionObjects(sections: readonly Section[]): object[] {
+  return sections.map((s) => ({
+    anchor: s.anchor,
+    heading: s.heading,
+    path: s.path,
+    level: s.level,
+    text: s.text,
+    checksum: s.checksum,
+  }));
+}
+
 /** One field's value as JSON (see {@link shapedItemJson}). */
 function fieldJson(item: Item, field: ItemField, base: string, extras: ItemExtras): string {
   const q = JSON.stringify;
@@ -181,14 +214,7 @@ function fieldJson(item: Item, field: ItemField, base: string, extras: ItemExtra
       return q(extras.text);
     case "sections":
       if (extras.sections === undefined) throw new TypeError(`${item.id}: no sections given`);
-      return q(extras.sections.map((s) => ({
-        anchor: s.anchor,
-        heading: s.heading,
-        path: s.path,
-        level: s.level,
-        text: s.text,
-        checksum: s.checksum,
-      })));
+      return q(sectionObjects(extras.sections));
     default:
       return q(item[field]);
   }
@@ -268,7 +294,7 @@ function byteWriter(guess: number, growth = 1.25) {
 export function renderFullFeed(index: Index, base: string, cursor?: string): FeedBytes {
   const items = index.feed;
   const starts = new Uint32Array(items.length + 1);
-  const head = metaJson(items.length, items.length, base, index.generated, cursor);
+  const head = feedHead(items.length, items.length, base, index.generated, cursor);
   // One buffer written in place: its size is guessed from a sample of items
   // and rarely grows, and no copy of the feed is made as a string.
   // The guess: the bytes of 64 items spread over the feed, scaled to all, and a little over.
@@ -326,7 +352,7 @@ export function renderFeedBytes(
   if (!isSeed(fields)) {
     // Items with other fields are not in the full feed's bytes: written here.
     const out = byteWriter(1024);
-    out.write(metaJson(page.items.length, page.total, base, index.generated, cursor));
+    out.write(feedHead(page.items.length, page.total, base, index.generated, cursor));
     page.items.forEach((item, i) => {
       if (i > 0) out.write(",");
       out.write(shapedItemJson(item, base, fields!, options.extras?.get(item)));
@@ -337,7 +363,7 @@ export function renderFeedBytes(
   full ??= renderFullFeed(index, base, cursor);
   if (page.items === index.feed) return full.bytes;
   const head = encoder.encode(
-    metaJson(page.items.length, page.total, base, index.generated, cursor),
+    feedHead(page.items.length, page.total, base, index.generated, cursor),
   );
   return joinItems(index, page.items, full, head, TAIL);
 }
@@ -418,7 +444,7 @@ export function renderChangesBytes(
   options: Omit<RenderOptions, "cursor"> = {},
 ): Uint8Array {
   const head = encoder.encode(
-    metaJson(
+    feedHead(
       changes.items.length,
       changes.total,
       base,
@@ -478,22 +504,26 @@ export type SeedBytes = (item: Item) => Uint8Array | undefined;
 /**
  * The {@link SeedBytes} of a full feed: what {@link renderWithBodies}
  * copies instead of writing the seed's fields again, so a whole feed with
- * bodies costs its bodies and little more.
+ * bodies costs its bodies and little more. `full` is asked for on the first
+ * item only, so a shape that does not start with the seed's fields never
+ * has the full feed built for it.
  *
  * @example
  * ```ts
  * import { renderFullFeed, seedBytesOf } from "./render.ts";
  * declare const index: import("../index/build.ts").Index;
- * const seed = seedBytesOf(index, renderFullFeed(index, "https://example.com"));
+ * const seed = seedBytesOf(index, () => renderFullFeed(index, "https://example.com"));
  * new TextDecoder().decode(seed(index.feed[0])); // '{"id":"docs_doc_intro",…,"time":1'
  * ```
  */
-export function seedBytesOf(index: Index, full: FeedBytes): SeedBytes {
-  const { bytes, starts } = full;
+export function seedBytesOf(index: Index, full: () => FeedBytes): SeedBytes {
+  let feed: FeedBytes | undefined;
   return (item) => {
     const i = index.feedPlace.get(item);
+    if (i === undefined) return undefined;
+    const { bytes, starts } = feed ??= full();
     // An object ends one byte before the next starts (at its comma or the closing `]`): drop its `}` too.
-    return i === undefined ? undefined : bytes.subarray(starts[i], starts[i + 1] - 2);
+    return bytes.subarray(starts[i], starts[i + 1] - 2);
   };
 }
 
@@ -571,28 +601,6 @@ export async function renderWithBodies(
   if (items.length === 0 && (await next) === undefined) return undefined;
   out.write(tail);
   return out.done();
-}
-
-/**
- * The head of a feed document, up to the opening `[` of its `data`: what
- * {@link renderWithBodies} writes items after.
- *
- * @example
- * ```ts
- * import { feedHead } from "./render.ts";
- * feedHead(2, 9, "https://example.com", "2026-11-21 09:15:02", "k3v9q2.41");
- * // '{"meta":{"count":2,"total":9,…,"cursor":"k3v9q2.41"},"data":['
- * ```
- */
-export function feedHead(
-  count: number,
-  total: number,
-  base: string,
-  generated: string,
-  cursor?: string,
-  more?: boolean,
-): string {
-  return metaJson(count, total, base, generated, cursor, more);
 }
 
 /**

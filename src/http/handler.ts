@@ -86,6 +86,9 @@ const JSON_FEED_TYPE = "application/feed+json; charset=utf-8";
 const LLMS_FULL_RUN = 256;
 /** Parameters of the feed that `/feed.json` does not take: it pages and orders itself. */
 const NOT_FOR_JSON_FEED = ["limit", "sort", "include", "fields", "since"];
+/** What the Markdown outputs read of an item's file, and what `/feed.json` reads. */
+const BODY: Wanted = { body: true, text: false, sections: false };
+const TEXT: Wanted = { body: false, text: true, sections: false };
 /** How often one request follows a file that keeps changing under it before it answers 503. */
 const RETRIES = 3;
 
@@ -190,6 +193,24 @@ export function createHandler(options: HandlerOptions): Handler {
     });
   };
 
+  /**
+   * What `wanted` asks of some items' files, or, when a file changed (or
+   * went away) since this index was built, the answer `again` gives once
+   * the index has caught up: never one version's body under another
+   * version's fields. Callers tell the two apart by the map (a response
+   * may be of srvx's own class on Node, not the global `Response`).
+   */
+  const gathered = async (
+    r: RouteContext,
+    items: readonly Item[],
+    wanted: Wanted,
+    tries: number,
+    again: (next: RouteContext) => Promise<Response>,
+  ): Promise<Map<Item, ItemExtras> | Response> => {
+    const got = await itemTexts.gather(items, wanted);
+    return got.changed.length > 0 ? caughtUp(r, got.changed, tries, again) : got.extras;
+  };
+
   /** The feed (SPEC 6, 6.2) or, with `since`, the changes after a cursor (SPEC 12). */
   const feed = async (r: RouteContext, tries: number): Promise<Response> => {
     const params = new URL(r.url).searchParams;
@@ -221,7 +242,7 @@ export function createHandler(options: HandlerOptions): Handler {
         r.base,
         fields!,
         readerFor(wanted, changed),
-        seedBytesOf(r.index, store.fullFeed(r)),
+        seedBytesOf(r.index, () => store.fullFeed(r)),
       );
       if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
     }
@@ -286,7 +307,7 @@ export function createHandler(options: HandlerOptions): Handler {
         r.base,
         fields!,
         readerFor(wanted, changed),
-        seedBytesOf(r.index, store.fullFeed(r)),
+        seedBytesOf(r.index, () => store.fullFeed(r)),
       );
       if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
     }
@@ -338,18 +359,14 @@ export function createHandler(options: HandlerOptions): Handler {
     let extras: ItemExtras | undefined;
     if (!store.has(r, `item:${key}${variant}`)) {
       // Every item's body is in its form; text and sections when asked for.
-      const got = await itemTexts.gather([found], {
+      const wanted = {
         body: true,
         text: include.includes("text"),
         sections: include.includes("sections"),
-      });
-      // The file changed (or went away) since this index was built: catch
-      // up with it and answer from the new index, never one version's body
-      // under another version's fields.
-      if (got.changed.length > 0) {
-        return caughtUp(r, got.changed, tries, (next) => item(next, tries + 1));
-      }
-      extras = got.extras.get(found);
+      };
+      const got = await gathered(r, [found], wanted, tries, (next) => item(next, tries + 1));
+      if (!(got instanceof Map)) return got;
+      extras = got.get(found);
       body = extras?.body;
     }
     return store.send(
@@ -366,11 +383,9 @@ export function createHandler(options: HandlerOptions): Handler {
     const [key, found] = at;
     let body = found.body;
     if (!store.has(r, `md:${key}`)) {
-      const got = await itemTexts.gather([found], { body: true, text: false, sections: false });
-      if (got.changed.length > 0) {
-        return caughtUp(r, got.changed, tries, (next) => markdown(next, tries + 1));
-      }
-      body = got.extras.get(found)?.body;
+      const got = await gathered(r, [found], BODY, tries, (next) => markdown(next, tries + 1));
+      if (!(got instanceof Map)) return got;
+      body = got.get(found)?.body;
     }
     return store.send(r, `md:${key}`, () => ({
       type: MARKDOWN_TYPE,
@@ -390,12 +405,10 @@ export function createHandler(options: HandlerOptions): Handler {
       let size = 0;
       for (let at = 0; at < r.index.feed.length; at += LLMS_FULL_RUN) {
         const run = r.index.feed.slice(at, at + LLMS_FULL_RUN);
-        const got = await itemTexts.gather(run, { body: true, text: false, sections: false });
-        if (got.changed.length > 0) {
-          return caughtUp(r, got.changed, tries, (next) => llmsFull(next, tries + 1));
-        }
+        const got = await gathered(r, run, BODY, tries, (next) => llmsFull(next, tries + 1));
+        if (!(got instanceof Map)) return got;
         const part = encoder.encode(
-          renderLlmsFull(run, r.base, (item) => got.extras.get(item)?.body ?? ""),
+          renderLlmsFull(run, r.base, (item) => got.get(item)?.body ?? ""),
         );
         parts.push(part);
         size += part.length;
@@ -432,13 +445,11 @@ export function createHandler(options: HandlerOptions): Handler {
     const contains = filters.search && textsOf ? await textsOf(r.index) : undefined;
     const page = paginate(sortItems(filterItems(r.index, filters, contains), "-date"), filters);
     const key = `jsonfeed?${filtersKey(filters)}`;
-    let texts: Map<Item, ItemExtras> | undefined;
+    let texts: ReadonlyMap<Item, ItemExtras> | undefined;
     if (!store.has(r, key)) {
-      const got = await itemTexts.gather(page.items, { body: false, text: true, sections: false });
-      if (got.changed.length > 0) {
-        return caughtUp(r, got.changed, tries, (next) => jsonFeed(next, tries + 1));
-      }
-      texts = got.extras;
+      const got = await gathered(r, page.items, TEXT, tries, (next) => jsonFeed(next, tries + 1));
+      if (!(got instanceof Map)) return got;
+      texts = got;
     }
     // Links in the body are spelled one way per answer (the cache keeps one body per answer).
     const canonical = filtersKey({ ...filters, limit: undefined });
