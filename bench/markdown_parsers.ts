@@ -5,7 +5,7 @@
 // from real documentation trees (MDX, admonitions, HTML, entities, tables,
 // deep nesting, broken MDX); then speed, on the bodies of the benchmark's
 // site, as ratios to the fastest. The choice and its figures are in
-// docs/performance.md.
+// docs/spec.md (SPEC 13's decisions).
 // Run: deno run -A bench/markdown_parsers.ts [bodies]
 import { marked, type Token as MarkedToken } from "marked";
 import MarkdownIt from "markdown-it";
