@@ -53,6 +53,12 @@ export interface ContentApiOptions {
    * first out.
    */
   readonly cacheBytes?: number;
+  /**
+   * Bytes of tool results one `POST /api/mcp` response may hold, batch
+   * included (default 8 MB): a call whose result would pass it is answered
+   * with a tool error that says how to ask for less (SPEC 14).
+   */
+  readonly mcpAnswerBytes?: number;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
   /**
@@ -230,6 +236,7 @@ export async function createService(
     cacheControl: options.cacheControl ?? "public, max-age=60",
     tuning,
     cacheBytes: options.cacheBytes,
+    mcpAnswerBytes: options.mcpAnswerBytes,
     logError: (message) => logger.error(message),
     // The server's index holds no bodies (a snapshot's does): they are read
     // again, and checked against the indexed checksum, when a request needs one.

@@ -306,6 +306,82 @@ describe("POST /api/mcp: the MCP server (SPEC 14)", () => {
     });
   });
 
+  it("holds a batch's answer within the byte budget: the calls that fit, then tool errors", async () => {
+    // An item of about 300 KB: three of its answers fit in a 1 MB budget, the fourth does not.
+    const files = { ...FILES, "docs/large.md": md({ title: "Large" }, "word ".repeat(60_000)) };
+    await withSite(files, { config: CONFIG, mcpAnswerBytes: 1024 * 1024 }, async (s) => {
+      const call = (id: number, name: string, args: Record<string, unknown>) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name, arguments: args },
+      });
+      const gets = Array.from(
+        { length: 20 },
+        (_, id) => call(id, "get_content", { id: "docs_doc_large" }),
+      );
+      const response = await post(s, JSON.stringify(gets));
+      assert.equal(response.status, 200);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      // The budget, and the envelope of twenty messages.
+      assert.ok(bytes.length <= 1024 * 1024 + 20 * 1024, `${bytes.length} bytes`);
+      const answers: Json[] = JSON.parse(new TextDecoder().decode(bytes));
+      assert.deepEqual(answers.map((answer) => answer.id), gets.map((get) => get.id));
+      const fitted = answers.filter((answer) => !answer.result.isError);
+      assert.equal(fitted.length, 3);
+      // The calls that fit are the first ones, in the order they came.
+      assert.deepEqual(fitted.map((answer) => answer.id), [0, 1, 2]);
+      for (const answer of answers.slice(3)) {
+        assert.equal(answer.result.isError, true);
+        assert.match(answer.result.content[0].text, /at most 1\.0 MB.*call get_content alone/);
+      }
+      // A call that does not fit is refused, and a later one that fits in what is left is answered.
+      const mixed = await post(
+        s,
+        JSON.stringify([
+          call(1, "list_tags", {}),
+          call(2, "get_content", { id: "docs_doc_large" }),
+          call(3, "get_content", { id: "docs_doc_large" }),
+          call(4, "get_content", { id: "docs_doc_large" }),
+          call(5, "get_content", { id: "docs_doc_large" }),
+          call(6, "list_content", { limit: 100 }),
+        ]),
+      );
+      const results = (await mixed.json() as Json[]).map((answer) => answer.result);
+      assert.deepEqual(results.map((result) => result.isError ?? false), [
+        false,
+        false,
+        false,
+        false,
+        true,
+        false,
+      ]);
+      assert.equal(JSON.parse(results[5].content[0].text).data.length, 6);
+    });
+  });
+
+  it("refuses one call whose answer alone passes the budget, saying how to page", async () => {
+    await withSite(FILES, { config: CONFIG, mcpAnswerBytes: 2000 }, async (s) => {
+      const client = await connect(s);
+      try {
+        const changes = await client.callTool({
+          name: "list_changes",
+          arguments: { cursor: "0", limit: 1000 },
+        }) as Json;
+        assert.equal(changes.isError, true);
+        assert.match(changes.content[0].text, /smaller limit.*meta\.cursor while meta\.more/);
+        // A page that fits is answered.
+        const one = await client.callTool({
+          name: "list_changes",
+          arguments: { cursor: "0", limit: 1 },
+        });
+        assert.equal(JSON.parse(textOf(one)).data.length, 1);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
   it("is 405 for every other method, with Allow: POST; a CORS preflight allows POST", async () => {
     await withSite(FILES, { config: CONFIG }, async (s) => {
       for (const method of ["GET", "HEAD", "PUT", "DELETE", "PATCH"]) {

@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
+import net from "node:net";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -127,4 +128,70 @@ describe("bounded memory (SPEC 9)", () => {
       await removeSite(root);
     }
   });
+
+  it(
+    `${OWN_RUNTIME}: 100 clients that never read, asking at once for one large answer not made yet`,
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), "content-feed-memory-"));
+      await generateSite(root, 2000, 3);
+      await writeFile(
+        join(root, "services.yaml"),
+        "parameters:\n  service.content.config:\n    url: http://feed.test\n    plugins: { academy: ~, blog: ~, docs: ~, faq: ~, pages: ~, api: ~ }\n",
+      );
+      const server = await startServer(RUNTIMES[OWN_RUNTIME]("main.ts"), {
+        CONTENT_CONFIG: join(root, "services.yaml"),
+      });
+      const pid = server.process.pid!;
+      const sockets: net.Socket[] = [];
+      try {
+        // Warm: the full feed, so that what grows below is the one answer and its clients.
+        assert.equal(await get(server.url, "/api/content.json?limit=1", {}), 200);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const before = await memory(pid);
+        // About 36 MB: every body, text and sections, which nobody asked for before.
+        const path = "/api/content.json?include=body,text,sections&limit=10000";
+        const { port } = new URL(server.url);
+        let answered = 0;
+        await new Promise<void>((resolve, reject) => {
+          for (let i = 0; i < 100; i++) {
+            const socket = net.connect(Number(port), "127.0.0.1", () =>
+              socket.write(
+                `GET ${path} HTTP/1.1\r\nHost: feed.test\r\n${
+                  i % 2 ? "Accept-Encoding: gzip\r\n" : ""
+                }\r\n`,
+              ));
+            // The first bytes of the answer, then nothing more is read.
+            socket.once("data", () => {
+              socket.pause();
+              if (++answered === 100) resolve();
+            });
+            socket.on("error", reject);
+            sockets.push(socket);
+          }
+        });
+        const during = await memory(pid);
+        // A small request is still answered while they hold their answers.
+        assert.equal(await get(server.url, "/api/content.json?limit=1", {}), 200);
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        const after = await memory(pid);
+        console.log(
+          `${OWN_RUNTIME}: resident ${before.rss.toFixed(0)} MB before, peak ${
+            during.peak.toFixed(0)
+          } MB with 100 clients holding a large answer, ${after.rss.toFixed(0)} MB after they left`,
+        );
+        const grown = during.peak - before.rss;
+        assert.ok(grown <= 300, `the server grew by ${grown.toFixed(0)} MB, past 300 MB`);
+        const kept = after.rss - before.rss;
+        assert.ok(kept <= 300, `the server kept ${kept.toFixed(0)} MB after the clients left`);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await server.stop();
+        await removeSite(root);
+      }
+    },
+  );
 });

@@ -40,6 +40,7 @@ import { sendProblem } from "./problem.ts";
 import { answerMcp } from "./mcp.ts";
 import { allowedMethods, routedPath, type RouteName, ROUTES } from "./routes.ts";
 import type { HttpSettings } from "./settings.ts";
+import { createSingleFlight } from "../util/single_flight.ts";
 
 /** What the HTTP layer needs from the rest of the service. */
 export interface HandlerOptions extends HttpSettings {
@@ -63,6 +64,8 @@ export interface HandlerOptions extends HttpSettings {
   readonly refresh?: (items: readonly Item[]) => Promise<unknown>;
   /** Bytes the response cache may hold (default 64 MB). */
   readonly cacheBytes?: number;
+  /** Bytes of tool results one MCP response may hold, batch included (default 8 MB). */
+  readonly mcpAnswerBytes?: number;
 }
 
 /** A request on its way through the router: what every route needs. */
@@ -91,6 +94,12 @@ const BODY: Wanted = { body: true, text: false, sections: false };
 const TEXT: Wanted = { body: false, text: true, sections: false };
 /** How often one request follows a file that keeps changing under it before it answers 503. */
 const RETRIES = 3;
+/**
+ * Answers read from files that are built at once (others wait their turn):
+ * each such build holds its answer's bytes while it grows, and two keep
+ * both cores busy (the second core reads files while this thread writes).
+ */
+const BUILDS_AT_ONCE = 2;
 
 /**
  * Builds the service's handler (SPEC 6–9): the routes of `routes.ts` under
@@ -123,6 +132,11 @@ export function createHandler(options: HandlerOptions): Handler {
     ? createSearchTexts(options.readBody, (items) => void refresh(items))
     : undefined;
   const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes);
+  // One build per answer (SPEC 9 "Bounded memory"): concurrent requests for
+  // the same answer, not made yet, wait for one build and share its bytes.
+  const builds = createSingleFlight<Index>(BUILDS_AT_ONCE);
+  const buildOnce = <T>(r: RouteContext, key: string, make: () => Promise<T>) =>
+    builds.run(r.index, `${r.base}\n${key}`, make);
   /** Feed items by id, per index (the `since` answer names ids). */
   const byIds = new WeakMap<Index, ReadonlyMap<string, Item>>();
   const byId = (index: Index) => {
@@ -202,14 +216,39 @@ export function createHandler(options: HandlerOptions): Handler {
    */
   const gathered = async (
     r: RouteContext,
+    key: string,
     items: readonly Item[],
     wanted: Wanted,
     tries: number,
     again: (next: RouteContext) => Promise<Response>,
   ): Promise<Map<Item, ItemExtras> | Response> => {
-    const got = await itemTexts.gather(items, wanted);
+    const got = await buildOnce(r, key, () => itemTexts.gather(items, wanted));
     return got.changed.length > 0 ? caughtUp(r, got.changed, tries, again) : got.extras;
   };
+
+  /** A feed answer with bodies, texts or sections, built once however many ask for it at once. */
+  const withBodies = (
+    r: RouteContext,
+    key: string,
+    head: string,
+    items: readonly Item[],
+    tail: string,
+    fields: readonly ItemField[],
+    wanted: Wanted,
+  ) =>
+    buildOnce(r, key, async () => {
+      const changed: Item[] = [];
+      const body = await renderWithBodies(
+        head,
+        items,
+        tail,
+        r.base,
+        fields,
+        readerFor(wanted, changed),
+        seedBytesOf(r.index, () => store.fullFeed(r)),
+      );
+      return { body, changed };
+    });
 
   /** The feed (SPEC 6, 6.2) or, with `since`, the changes after a cursor (SPEC 12). */
   const feed = async (r: RouteContext, tries: number): Promise<Response> => {
@@ -233,18 +272,10 @@ export function createHandler(options: HandlerOptions): Handler {
     const cursor = formatCursor(r.journal.id, r.journal.head);
     let body: Uint8Array | undefined;
     if (wanted && !store.has(r, storeKey)) {
-      const changed: Item[] = [];
       const head = feedHead(page.items.length, page.total, r.base, r.index.generated, cursor);
-      body = await renderWithBodies(
-        head,
-        page.items,
-        "]}",
-        r.base,
-        fields!,
-        readerFor(wanted, changed),
-        seedBytesOf(r.index, () => store.fullFeed(r)),
-      );
-      if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
+      const built = await withBodies(r, storeKey, head, page.items, "]}", fields!, wanted);
+      if (!built.body) return caughtUp(r, built.changed, tries, (next) => feed(next, tries + 1));
+      body = built.body;
     }
     return store.send(
       r,
@@ -291,7 +322,6 @@ export function createHandler(options: HandlerOptions): Handler {
     const storeKey = `feed?${filtersKey(filters)}`;
     let body: Uint8Array | undefined;
     if (wanted && !store.has(r, storeKey)) {
-      const changed: Item[] = [];
       const head = feedHead(
         items.length,
         answer.total,
@@ -300,16 +330,17 @@ export function createHandler(options: HandlerOptions): Handler {
         cursor,
         answer.more,
       );
-      body = await renderWithBodies(
+      const built = await withBodies(
+        r,
+        storeKey,
         head,
         items,
         changesTail(deleted),
-        r.base,
         fields!,
-        readerFor(wanted, changed),
-        seedBytesOf(r.index, () => store.fullFeed(r)),
+        wanted,
       );
-      if (!body) return caughtUp(r, changed, tries, (next) => feed(next, tries + 1));
+      if (!built.body) return caughtUp(r, built.changed, tries, (next) => feed(next, tries + 1));
+      body = built.body;
     }
     let link: string | undefined;
     if (answer.more) {
@@ -364,7 +395,14 @@ export function createHandler(options: HandlerOptions): Handler {
         text: include.includes("text"),
         sections: include.includes("sections"),
       };
-      const got = await gathered(r, [found], wanted, tries, (next) => item(next, tries + 1));
+      const got = await gathered(
+        r,
+        `item:${key}${variant}`,
+        [found],
+        wanted,
+        tries,
+        (next) => item(next, tries + 1),
+      );
       if (!(got instanceof Map)) return got;
       extras = got.get(found);
       body = extras?.body;
@@ -383,7 +421,14 @@ export function createHandler(options: HandlerOptions): Handler {
     const [key, found] = at;
     let body = found.body;
     if (!store.has(r, `md:${key}`)) {
-      const got = await gathered(r, [found], BODY, tries, (next) => markdown(next, tries + 1));
+      const got = await gathered(
+        r,
+        `md:${key}`,
+        [found],
+        BODY,
+        tries,
+        (next) => markdown(next, tries + 1),
+      );
       if (!(got instanceof Map)) return got;
       body = got.get(found)?.body;
     }
@@ -401,26 +446,37 @@ export function createHandler(options: HandlerOptions): Handler {
   const llmsFull = async (r: RouteContext, tries: number): Promise<Response> => {
     let body: Uint8Array | undefined;
     if (!store.has(r, "llms-full")) {
-      const parts: Uint8Array[] = [];
-      let size = 0;
-      for (let at = 0; at < r.index.feed.length; at += LLMS_FULL_RUN) {
-        const run = r.index.feed.slice(at, at + LLMS_FULL_RUN);
-        const got = await gathered(r, run, BODY, tries, (next) => llmsFull(next, tries + 1));
-        if (!(got instanceof Map)) return got;
-        const part = encoder.encode(
-          renderLlmsFull(run, r.base, (item) => got.get(item)?.body ?? ""),
-        );
-        parts.push(part);
-        size += part.length;
-      }
-      body = new Uint8Array(size);
-      let at = 0;
-      for (const part of parts) {
-        body.set(part, at);
-        at += part.length;
-      }
+      const built = await buildOnce(r, "llms-full", () => llmsFullBytes(r.index, r.base));
+      if (built instanceof Uint8Array) body = built;
+      else return caughtUp(r, built, tries, (next) => llmsFull(next, tries + 1));
     }
     return store.send(r, "llms-full", () => ({ type: TEXT_TYPE, body: body! }));
+  };
+
+  /** The bytes of `/llms-full.txt`, or the items whose files changed since the index was built. */
+  const llmsFullBytes = async (
+    index: Index,
+    base: string,
+  ): Promise<Uint8Array | readonly Item[]> => {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (let at = 0; at < index.feed.length; at += LLMS_FULL_RUN) {
+      const run = index.feed.slice(at, at + LLMS_FULL_RUN);
+      const got = await itemTexts.gather(run, BODY);
+      if (got.changed.length > 0) return got.changed;
+      const part = encoder.encode(
+        renderLlmsFull(run, base, (item) => got.extras.get(item)?.body ?? ""),
+      );
+      parts.push(part);
+      size += part.length;
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      body.set(part, at);
+      at += part.length;
+    }
+    return body;
   };
 
   /**
@@ -447,7 +503,14 @@ export function createHandler(options: HandlerOptions): Handler {
     const key = `jsonfeed?${filtersKey(filters)}`;
     let texts: ReadonlyMap<Item, ItemExtras> | undefined;
     if (!store.has(r, key)) {
-      const got = await gathered(r, page.items, TEXT, tries, (next) => jsonFeed(next, tries + 1));
+      const got = await gathered(
+        r,
+        key,
+        page.items,
+        TEXT,
+        tries,
+        (next) => jsonFeed(next, tries + 1),
+      );
       if (!(got instanceof Map)) return got;
       texts = got;
     }

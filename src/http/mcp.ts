@@ -1,3 +1,4 @@
+import { createAnswerBudget } from "../outputs/mcp_budget.ts";
 import type { ToolBackend } from "../outputs/mcp_tools.ts";
 import { baseHeaders } from "./cors.ts";
 import { codingFor, compress } from "./encoding.ts";
@@ -22,6 +23,20 @@ export const SERVER_INFO = { name: "content-feed", version: "0.1.0" } as const;
 
 /** The largest request body the server reads (tool arguments are small); larger is a `413`. */
 export const MAX_MCP_BODY = 64 * 1024;
+
+/**
+ * The bytes of tool results one MCP response may hold, batch included,
+ * when the service sets no other budget (`mcpAnswerBytes`): what comes in
+ * is bounded (64 KiB, 100 messages), and this bounds what goes out, so a
+ * 13 KB batch can never be answered with hundreds of megabytes.
+ */
+export const DEFAULT_MCP_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** Options of {@link answerMcp} beyond the HTTP settings. */
+export interface McpSettings extends HttpSettings {
+  /** Bytes of tool results one response may hold (default {@link DEFAULT_MCP_ANSWER_BYTES}). */
+  readonly mcpAnswerBytes?: number;
+}
 
 /**
  * The SDK's server, its Web-standard Streamable HTTP transport and the
@@ -63,7 +78,14 @@ async function load() {
  * JSON-RPC errors (a malformed body `-32700`; a message that is not
  * JSON-RPC or a batch of more than 100 messages `-32600`; all `400`). An unknown tool or arguments a tool
  * refuses are `-32602` errors; a call that cannot be served (an unknown
- * id, a cursor too old) is a tool result marked `isError`. Responses carry
+ * id, a cursor too old) is a tool result marked `isError`.
+ *
+ * One response holds at most `mcpAnswerBytes` of tool results (default
+ * 8 MB), batch included: the calls of a request run one after another, in
+ * the order they came, and a call whose result would pass what is left of
+ * the budget answers a tool error saying how to ask for less (a smaller
+ * `limit`, the next page or `cursor`, the call alone), so the calls that
+ * fit are answered and each of the rest says why it is not. Responses carry
  * the service's CORS headers, `Cache-Control: no-store`, and are compressed
  * like every other answer.
  *
@@ -81,27 +103,40 @@ async function load() {
 export async function answerMcp(
   request: Request,
   backend: ToolBackend,
-  settings: HttpSettings,
+  settings: McpSettings,
 ): Promise<Response> {
   const { server, transport, types, tools, listed, byName, jsonSchemaValidator } =
     await (loaded ??= load());
   const mcp = new server.Server(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator });
   mcp.setRequestHandler(types.ListToolsRequestSchema, () => listed);
-  mcp.setRequestHandler(types.CallToolRequestSchema, async ({ params }: CallTool) => {
-    const tool = byName.get(params.name);
-    if (!tool) {
-      throw new InvalidParams(
-        `unknown tool ${JSON.stringify(params.name)}; tools: ${[...byName.keys()].join(", ")}`,
-      );
-    }
-    try {
-      return await tool.call(params.arguments, backend);
-    } catch (error) {
-      if (error instanceof tools.ToolArgumentError) {
-        throw new InvalidParams(`${tool.name}: ${error.message}`);
+  const budget = createAnswerBudget(settings.mcpAnswerBytes ?? DEFAULT_MCP_ANSWER_BYTES);
+  // The SDK starts every message of a batch at once; a chain runs the calls
+  // one at a time, in order, so at most one result beyond the budget is
+  // ever held, and the calls that fit are the first ones.
+  let calls: Promise<unknown> = Promise.resolve();
+  mcp.setRequestHandler(types.CallToolRequestSchema, ({ params }: CallTool) => {
+    const call = calls.then(async () => {
+      const tool = byName.get(params.name);
+      if (!tool) {
+        throw new InvalidParams(
+          `unknown tool ${JSON.stringify(params.name)}; tools: ${[...byName.keys()].join(", ")}`,
+        );
       }
-      throw error;
-    }
+      const refused = budget.spent();
+      if (refused) return refused(tool.name);
+      let result;
+      try {
+        result = await tool.call(params.arguments, backend);
+      } catch (error) {
+        if (error instanceof tools.ToolArgumentError) {
+          throw new InvalidParams(`${tool.name}: ${error.message}`);
+        }
+        throw error;
+      }
+      return budget.take(tool.name, result);
+    });
+    calls = call.catch(() => {});
+    return call;
   });
   const http = new transport.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
