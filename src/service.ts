@@ -224,7 +224,13 @@ export async function createService(
   };
   let index: Index | undefined;
   let journalState = journal.state;
-  index = swap(await build());
+  try {
+    index = swap(await build());
+  } catch (error) {
+    // A start that fails lets the journal go: the next start (in this process too) can hold it.
+    journal.close();
+    throw error;
+  }
   let pending: Promise<Index> | undefined;
   const root = config?.root;
   const fileOf = (item: Item) => `${root}/${item.file}`;

@@ -10,7 +10,7 @@ import { createResponseCache } from "../src/http/response_cache.ts";
 import { buildIndex } from "../src/index/build.ts";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
-import { LONG, md, memoryLogger, withSite } from "./helpers.ts";
+import { copySite, LONG, md, memoryLogger, removeSite, withSite } from "./helpers.ts";
 
 describe("the response cache (bounded by bytes)", () => {
   it("never holds more than its budget, evicting the least recently used first", () => {
@@ -116,30 +116,37 @@ describe("a response cache of one byte", () => {
       },
       {},
       async (roomy) => {
-        // The same files, the same clock, a budget of one byte.
+        // The same files and journal (a copy: one service writes a journal), the same
+        // clock, a budget of one byte.
+        const copy = await copySite(roomy.root);
         const tight = await createContentApi({
-          config: join(roomy.root, "services.yaml"),
+          config: join(copy, "services.yaml"),
           now: () => roomy.api.index.builtAt,
           logger: memoryLogger(),
           cacheBytes: 1,
         });
-        for (let round = 0; round < 2; round++) {
-          for (
-            const path of [
-              "/api/content.json",
-              "/api/content.json?limit=1",
-              "/api/content.json?tag=x&limit=1&page=2",
-              "/docs/a.json",
-              "/docs/b.json",
-              "/sitemap.xml",
-            ]
-          ) {
-            const want = await roomy.request(path);
-            const got = await tight.fetch(new Request(`http://localhost:8000${path}`));
-            assert.equal(got.status, want.status, path);
-            assert.equal(got.headers.get("etag"), want.headers.get("etag"), path);
-            assert.equal(await got.text(), await want.text(), path);
+        try {
+          for (let round = 0; round < 2; round++) {
+            for (
+              const path of [
+                "/api/content.json",
+                "/api/content.json?limit=1",
+                "/api/content.json?tag=x&limit=1&page=2",
+                "/docs/a.json",
+                "/docs/b.json",
+                "/sitemap.xml",
+              ]
+            ) {
+              const want = await roomy.request(path);
+              const got = await tight.fetch(new Request(`http://localhost:8000${path}`));
+              assert.equal(got.status, want.status, path);
+              assert.equal(got.headers.get("etag"), want.headers.get("etag"), path);
+              assert.equal(await got.text(), await want.text(), path);
+            }
           }
+        } finally {
+          tight.close();
+          await removeSite(copy);
         }
       },
     );

@@ -14,9 +14,20 @@ const WITHIN_MS = 2000;
 
 async function freshFeed(config: string): Promise<string> {
   const api = await createContentApi({ config, logger: memoryLogger() });
-  const response = await api.fetch(new Request("http://localhost/api/content.json"));
-  return comparable(await response.text());
+  try {
+    const response = await api.fetch(new Request("http://localhost/api/content.json"));
+    return comparable(await response.text());
+  } finally {
+    api.close();
+  }
 }
+
+/**
+ * A feed without its journal's position: a fresh start beside the live
+ * server keeps a journal of its own (one server writes a journal), so its
+ * cursor is its own; the journal is compared once the live server stopped.
+ */
+const content = (feed: string) => feed.replace(/"cursor":"[^"]*"/, '"cursor":"…"');
 
 describe("convergence after random file and folder operations (SPEC 10)", () => {
   // Each runtime's test run starts its own runtime's server (3 s of operations each).
@@ -43,7 +54,7 @@ describe("convergence after random file and folder operations (SPEC 10)", () => 
           let live = "";
           while (Date.now() - stopped < WITHIN_MS) {
             live = comparable(await (await fetch(`${server.url}/api/content.json`)).text());
-            if (live === fresh) break;
+            if (content(live) === content(fresh)) break;
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
           const ids = (feed: string) =>
@@ -55,8 +66,12 @@ describe("convergence after random file and folder operations (SPEC 10)", () => 
             ids(fresh),
             `after ${report.operations} operations ${JSON.stringify(report.kinds)}`,
           );
-          assert.equal(live, fresh);
+          assert.equal(content(live), content(fresh));
           assert.ok(report.operations > 50, `only ${report.operations} operations ran`);
+          // The live server's journal holds every change: a start on it once the server
+          // stopped finds nothing to record, and serves the same feed, cursor and all.
+          await server.stop();
+          assert.equal(await freshFeed(config), live);
         } finally {
           await server.stop();
           await removeSite(root);

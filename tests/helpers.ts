@@ -1,6 +1,6 @@
 // Shared test helpers: real files in temporary folders, requests through fetch(Request).
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ContentApi, ContentApiOptions, Logger } from "../mod.ts";
@@ -104,8 +104,9 @@ export type SiteOptions = Omit<ContentApiOptions, "config"> & {
 
 /**
  * Another service on a site's folder (its `services.yaml`), with a fixed
- * clock: it shares the folder's files and its journal. `close` stops it and
- * leaves the folder.
+ * clock: it shares the folder's files and its journal file (which one
+ * service holds at a time: a second one while the first is open keeps a
+ * journal of its own in memory). `close` stops it and leaves the folder.
  */
 export async function serviceOn(root: string, options: SiteOptions = {}): Promise<TestSite> {
   const { prepare: _prepare, tuning, config: _config, ...apiOptions } = options;
@@ -135,6 +136,33 @@ export async function serviceOn(root: string, options: SiteOptions = {}): Promis
     },
     close: () => Promise.resolve(api.close()),
   };
+}
+
+/**
+ * Copies a site's folder, its journal included, to a new temporary folder
+ * (returned): the copy's journal has the same id and the same changes. Take
+ * it while no service writes the journal (a service between reloads).
+ */
+export async function copySite(root: string): Promise<string> {
+  const copy = await mkdtemp(join(tmpdir(), "content-feed-"));
+  await cp(root, copy, { recursive: true, preserveTimestamps: true });
+  return copy;
+}
+
+/**
+ * A service on a copy of a site's folder, its journal included: another
+ * instance with the same files and the same journal, as replicas have (two
+ * services cannot write one journal file). `close` stops it and removes the copy.
+ */
+export async function replicaOf(root: string, options: SiteOptions = {}): Promise<TestSite> {
+  const copy = await copySite(root);
+  try {
+    const s = await serviceOn(copy, options);
+    return { ...s, close: () => s.close().then(() => removeSite(copy)) };
+  } catch (error) {
+    await removeSite(copy);
+    throw error;
+  }
 }
 
 /** A Markdown file from front matter (as YAML text or an object) and a body. */

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { compress, ENCODINGS } from "../src/http/encoding.ts";
-import { LONG, md, serviceOn, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
+import { LONG, md, replicaOf, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 const ORIGIN = "http://localhost:8000";
 const LAST_MODIFIED = "Sat, 21 Nov 2026 09:15:02 GMT";
@@ -225,7 +225,7 @@ describe("ETag and If-None-Match", () => {
 
   it("is the same for equal content in another instance on the same journal", async () => {
     const a = await site(FILES);
-    const b = await serviceOn(a.root);
+    const b = await replicaOf(a.root);
     try {
       for (const path of ROUTES) {
         const ra = await a.request(path);
@@ -761,8 +761,8 @@ describe("cloneResponses (main.ts under Deno and Bun)", () => {
   it("answers every route and variant as a new Response per request would, again and again", async () => {
     const now = () => Date.parse(LAST_MODIFIED);
     await onSite(async (plain) => {
-      // The same folder: one journal, so the feed's cursors are the same too.
-      const other = await serviceOn(plain.root, { tuning: { cloneResponses: true }, now });
+      // A copy of the folder: the same journal, so the feed's cursors are the same too.
+      const other = await replicaOf(plain.root, { tuning: { cloneResponses: true }, now });
       await (async (cloned: TestSite) => {
         for (const path of ROUTES) {
           const etag = (await plain.api.fetch(new Request(ORIGIN + path))).headers.get("etag")!;

@@ -2,7 +2,9 @@
 // answered, when a cursor is gone, and the durable store under it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { DatabaseSync } from "node:sqlite";
+import { mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatCursor, parseCursor } from "../src/journal/cursor.ts";
@@ -11,13 +13,15 @@ import {
   changesSince,
   cursorProblem,
   emptyJournal,
+  forkJournal,
   type JournalState,
   planRecord,
   type RecordedItem,
 } from "../src/journal/state.ts";
-import { openJournalStore } from "../src/journal/sqlite_store.ts";
+import { JournalUnavailable, openJournalStore } from "../src/journal/sqlite_store.ts";
 import { changeKey } from "../src/journal/change_key.ts";
 import type { Item } from "../src/index/item.ts";
+import { LONG, md, removeSite, serviceOn, type TestSite, writeSite } from "./helpers.ts";
 
 const DAY = 86_400_000;
 const item = (id: string, key = "k", type = "docs", category = "doc"): RecordedItem => ({
@@ -246,6 +250,29 @@ describe("since (SPEC 12)", () => {
   });
 });
 
+describe("a journal forked when its file cannot be written (SPEC 12 honest failure)", () => {
+  it("answers the cursors of the journal it went on from, up to the fork, and gives its own", () => {
+    let j = record(emptyJournal("j1"), [item("a"), item("b")]);
+    const before = j.head;
+    j = forkJournal(j, "j2");
+    j = record(j, [item("a", "k2"), item("c")]);
+    assert.equal(j.id, "j2");
+    assert.equal(cursorProblem(j, { journal: "j1", seq: before }), undefined);
+    assert.equal(cursorProblem(j, { journal: "j1", seq: 1 }), undefined);
+    assert.deepEqual(since(j, before), {
+      data: ["a", "c"],
+      deleted: ["b"],
+      cursor: j.head,
+      more: false,
+      total: 3,
+    });
+    // Past the fork, a cursor of the first journal is one this journal never gave.
+    assert.match(cursorProblem(j, { journal: "j1", seq: before + 1 })!, /another journal/);
+    assert.equal(cursorProblem(j, { journal: "j2", seq: j.head }), undefined);
+    assert.match(cursorProblem(j, { journal: "j3", seq: 1 })!, /another journal/);
+  });
+});
+
 describe("the journal in SQLite (SPEC 12 durable)", () => {
   it("keeps what was written across an open and a close", async () => {
     const folder = await mkdtemp(join(tmpdir(), "content-feed-journal-"));
@@ -259,6 +286,52 @@ describe("the journal in SQLite (SPEC 12 durable)", () => {
       const again = openJournalStore(folder, () => {});
       assert.deepEqual(again.state, written);
       again.close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("moves aside a SQLite file of another schema or program, and begins a new journal", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "content-feed-journal-"));
+    try {
+      const cases: [string, string][] = [
+        ["CREATE TABLE notes (a, b); INSERT INTO notes VALUES (1, 2);", "notes"],
+        ["CREATE TABLE meta (name, value);", "meta"],
+        [
+          "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);" +
+          "CREATE TABLE entries (id, seq, born, key, type, category, deleted, lives);" +
+          "INSERT INTO meta VALUES ('version', '2'), ('id', 'x'), ('head', '0'), ('horizon', '0');",
+          "schema version 2",
+        ],
+      ];
+      for (const [sql, why] of cases) {
+        const db = new DatabaseSync(join(folder, "journal.sqlite"));
+        db.exec(sql);
+        db.close();
+        const warnings: string[] = [];
+        const store = openJournalStore(folder, (message) => warnings.push(message));
+        assert.equal(store.state.head, 0);
+        assert.equal(warnings.length, 1);
+        assert.match(warnings[0], new RegExp(`not a journal.*${why}.*moved to`));
+        store.close();
+        await rm(join(folder, "journal.sqlite"));
+      }
+      assert.equal((await readdir(folder)).filter((f) => /unreadable/.test(f)).length, 3);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a journal it cannot open to write, and says why", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "content-feed-journal-"));
+    try {
+      // A file where the state folder should be: the folder cannot be made.
+      await writeFile(join(folder, "state"), "a file");
+      assert.throws(
+        () => openJournalStore(join(folder, "state"), () => assert.fail("no warning")),
+        (error: Error) => error instanceof JournalUnavailable && error.reason === "unusable",
+      );
+      assert.deepEqual(await readdir(folder), ["state"]);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -278,4 +351,257 @@ describe("the journal in SQLite (SPEC 12 durable)", () => {
       await rm(folder, { recursive: true, force: true });
     }
   });
+});
+
+/** Mounts a tmpfs of `size` on a new folder; `undefined` where `mount` is not allowed (not root). */
+async function mountTmpfs(size: string): Promise<string | undefined> {
+  const folder = await mkdtemp(join(tmpdir(), "content-feed-tmpfs-"));
+  const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", folder]);
+  if (mounted.status === 0) return folder;
+  await rm(folder, { recursive: true, force: true });
+  return undefined;
+}
+
+async function unmount(folder: string): Promise<void> {
+  spawnSync("umount", [folder]);
+  await rm(folder, { recursive: true, force: true });
+}
+
+/** Fills the file system of `folder` to the last byte; returns the filler file to remove. */
+async function fill(folder: string): Promise<string> {
+  const path = join(folder, "filler");
+  const handle = await open(path, "w");
+  try {
+    for (const size of [1 << 16, 1 << 12, 1]) {
+      const chunk = new Uint8Array(size).fill(7);
+      for (;;) {
+        try {
+          await handle.write(chunk);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "ENOSPC") throw error;
+          break;
+        }
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return path;
+}
+
+const SITE_CONFIG = (state: string) =>
+  `parameters:
+  service.content.config:
+    url: https://example.com
+    state: ${JSON.stringify(state)}
+    plugins: { docs: ~, api: ~ }
+`;
+
+/** The ids of a `since` answer from a service, data and deleted apart. */
+async function sinceIds(s: TestSite, cursor: string) {
+  const { status, body } = await s.json(`/api/content.json?since=${cursor}`);
+  if (status !== 200) return { status };
+  return {
+    status,
+    data: body.data.map((x: { id: string }) => x.id).sort(),
+    deleted: body.deleted.map((x: { id: string }) => x.id).sort(),
+  };
+}
+
+/** The warnings that speak of the sync journal. */
+const journalWarnings = (s: TestSite) => s.log.warnings().filter((line) => /journal/.test(line));
+
+describe("the journal on a full or read-only file system (SPEC 12 durable, honest failure)", () => {
+  it(
+    "a full disk keeps journal.sqlite: one warning, cursors still answered, and a start with space again goes on with it",
+    {
+      timeout: 60_000,
+    },
+    async (t) => {
+      const disk = await mountTmpfs("2m");
+      if (disk === undefined) return t.skip("mount -t tmpfs is not allowed here (needs root)");
+      const root = await writeSite({
+        "services.yaml": SITE_CONFIG(join(disk, "state")),
+        "docs/a.md": md({ title: "A" }, LONG),
+        "docs/b.md": md({ title: "B" }, LONG),
+      });
+      try {
+        const first = await serviceOn(root);
+        const cursor = first.api.cursor;
+        assert.deepEqual(journalWarnings(first), []);
+        await first.close();
+        const filler = await fill(disk);
+        await writeFile(join(root, "docs/b.md"), md({ title: "B, edited" }, LONG));
+        await writeFile(join(root, "docs/c.md"), md({ title: "C" }, LONG));
+        // Start-up on the full disk: the new index cannot be written.
+        const full = await serviceOn(root);
+        let forked: string;
+        try {
+          const warnings = journalWarnings(full);
+          assert.equal(warnings.length, 1, warnings.join("\n"));
+          assert.doesNotMatch(warnings[0], /moved|not a journal/);
+          assert.deepEqual(
+            (await readdir(join(disk, "state"))).filter((f) => /unreadable/.test(f)),
+            [],
+          );
+          // The journal it went on from still answers the cursors it gave out, completely.
+          assert.deepEqual(await sinceIds(full, cursor), {
+            status: 200,
+            data: ["docs_doc_b", "docs_doc_c"],
+            deleted: [],
+          });
+          forked = full.api.cursor;
+          assert.notEqual(forked.split(".")[0], cursor.split(".")[0], "a journal of its own");
+          // Later changes: recorded in memory, no second warning.
+          await rm(join(root, "docs/a.md"));
+          await full.api.reload();
+          assert.deepEqual(await sinceIds(full, forked), {
+            status: 200,
+            data: [],
+            deleted: ["docs_doc_a"],
+          });
+          assert.deepEqual(await sinceIds(full, cursor), {
+            status: 200,
+            data: ["docs_doc_b", "docs_doc_c"],
+            deleted: ["docs_doc_a"],
+          });
+          assert.equal(journalWarnings(full).length, 1);
+        } finally {
+          await full.close();
+        }
+        await rm(filler);
+        await writeFile(join(root, "docs/d.md"), md({ title: "D" }, LONG));
+        const again = await serviceOn(root);
+        try {
+          assert.deepEqual(journalWarnings(again), []);
+          assert.equal(again.api.cursor.split(".")[0], cursor.split(".")[0], "the same journal");
+          assert.deepEqual(await sinceIds(again, cursor), {
+            status: 200,
+            data: ["docs_doc_b", "docs_doc_c", "docs_doc_d"],
+            deleted: ["docs_doc_a"],
+          });
+          // A cursor of the journal kept in memory is gone with it: a 410, never a short answer.
+          assert.deepEqual(await sinceIds(again, forked), { status: 410 });
+        } finally {
+          await again.close();
+        }
+      } finally {
+        await removeSite(root);
+        await unmount(disk);
+      }
+    },
+  );
+
+  it(
+    "a disk that fills up while serving: the server keeps serving, and never gives a cursor the file cannot answer",
+    {
+      timeout: 60_000,
+    },
+    async (t) => {
+      const disk = await mountTmpfs("2m");
+      if (disk === undefined) return t.skip("mount -t tmpfs is not allowed here (needs root)");
+      const root = await writeSite({
+        "services.yaml": SITE_CONFIG(join(disk, "state")),
+        "docs/a.md": md({ title: "A" }, LONG),
+      });
+      try {
+        const serving = await serviceOn(root);
+        const cursor = serving.api.cursor;
+        let forked: string;
+        try {
+          const filler = await fill(disk);
+          await writeFile(join(root, "docs/b.md"), md({ title: "B" }, LONG));
+          await serving.api.reload();
+          const warnings = journalWarnings(serving);
+          assert.equal(warnings.length, 1, warnings.join("\n"));
+          assert.match(warnings[0], /cannot write the sync journal \(database or disk is full\)/);
+          assert.deepEqual(await sinceIds(serving, cursor), {
+            status: 200,
+            data: ["docs_doc_b"],
+            deleted: [],
+          });
+          forked = serving.api.cursor;
+          assert.notEqual(forked.split(".")[0], cursor.split(".")[0]);
+          await writeFile(join(root, "docs/c.md"), md({ title: "C" }, LONG));
+          await serving.api.reload();
+          assert.deepEqual(await sinceIds(serving, forked), {
+            status: 200,
+            data: ["docs_doc_c"],
+            deleted: [],
+          });
+          assert.equal(journalWarnings(serving).length, 1);
+          await rm(filler);
+        } finally {
+          await serving.close();
+        }
+        const again = await serviceOn(root);
+        try {
+          assert.deepEqual(journalWarnings(again), []);
+          assert.equal(again.api.cursor.split(".")[0], cursor.split(".")[0], "the same journal");
+          assert.deepEqual(await sinceIds(again, cursor), {
+            status: 200,
+            data: ["docs_doc_b", "docs_doc_c"],
+            deleted: [],
+          });
+          assert.deepEqual(await sinceIds(again, forked), { status: 410 });
+        } finally {
+          await again.close();
+        }
+      } finally {
+        await removeSite(root);
+        await unmount(disk);
+      }
+    },
+  );
+
+  it(
+    "a read-only state folder keeps journal.sqlite, and a start with it writable again goes on with it",
+    {
+      timeout: 60_000,
+    },
+    async (t) => {
+      const disk = await mountTmpfs("2m");
+      if (disk === undefined) return t.skip("mount -t tmpfs is not allowed here (needs root)");
+      const root = await writeSite({
+        "services.yaml": SITE_CONFIG(join(disk, "state")),
+        "docs/a.md": md({ title: "A" }, LONG),
+      });
+      try {
+        const first = await serviceOn(root);
+        const cursor = first.api.cursor;
+        await first.close();
+        const before = await readFile(join(disk, "state", "journal.sqlite"));
+        assert.equal(spawnSync("mount", ["-o", "remount,ro", disk]).status, 0);
+        await writeFile(join(root, "docs/b.md"), md({ title: "B" }, LONG));
+        const readOnly = await serviceOn(root);
+        try {
+          const warnings = journalWarnings(readOnly);
+          assert.equal(warnings.length, 1, warnings.join("\n"));
+          assert.doesNotMatch(warnings[0], /moved|not a journal/);
+          // The file could not be opened to be written: a journal of its own, whose cursors
+          // are not the file's (a 410, never a short answer).
+          assert.deepEqual(await sinceIds(readOnly, cursor), { status: 410 });
+          assert.notEqual(readOnly.api.cursor.split(".")[0], cursor.split(".")[0]);
+        } finally {
+          await readOnly.close();
+        }
+        assert.equal(spawnSync("mount", ["-o", "remount,rw", disk]).status, 0);
+        assert.deepEqual(await readFile(join(disk, "state", "journal.sqlite")), before);
+        const again = await serviceOn(root);
+        try {
+          assert.deepEqual(journalWarnings(again), []);
+          assert.deepEqual(await sinceIds(again, cursor), {
+            status: 200,
+            data: ["docs_doc_b"],
+            deleted: [],
+          });
+        } finally {
+          await again.close();
+        }
+      } finally {
+        await removeSite(root);
+        await unmount(disk);
+      }
+    },
+  );
 });

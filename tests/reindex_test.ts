@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
-import { LONG, md, memoryLogger, site } from "./helpers.ts";
+import { copySite, LONG, md, memoryLogger, removeSite, site } from "./helpers.ts";
 
 const now = () => Date.UTC(2026, 10, 21, 9, 15, 2);
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -52,9 +52,11 @@ describe("re-index", () => {
         if (text === undefined) await rm(abs);
         else await writeFile(abs, text);
         await s.api.reload([abs]);
+        // A fresh start on the same files and journal: a copy (one service writes a journal).
+        const copy = await copySite(s.root);
         const fresh = memoryLogger();
         const api = await createContentApi({
-          config: join(s.root, "services.yaml"),
+          config: join(copy, "services.yaml"),
           logger: fresh,
           now,
         });
@@ -67,6 +69,8 @@ describe("re-index", () => {
           api.fetch,
           api.index.warnings.map((w) => `${w.file}: ${w.message}`),
         );
+        api.close();
+        await removeSite(copy);
         assert.deepEqual(reused, rebuilt, `after editing ${path}`);
       }
     } finally {

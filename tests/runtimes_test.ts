@@ -4,21 +4,54 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createContentApi } from "../mod.ts";
 import { ROOT as root, type Running, RUNTIMES as COMMANDS, startServer } from "./server_helpers.ts";
 
 const RUNTIMES = Object.fromEntries(
   Object.entries(COMMANDS).map(([name, command]) => [name, command("main.ts")]),
 );
 
-function start(command: string[]): Promise<Running> {
+function start(command: string[], config = "content/services.yaml"): Promise<Running> {
   return startServer(command, {
     BASE_URL: "https://feed.example",
-    CONTENT_CONFIG: "content/services.yaml",
+    CONTENT_CONFIG: config,
   });
+}
+
+/**
+ * The sample content with one journal, in a copy for each runtime: each
+ * server writes its own journal file (one server per journal), and the
+ * three begin with the same one, so they give the same cursors.
+ */
+async function contentCopies(
+  names: string[],
+): Promise<{ base: string; configs: Record<string, string> }> {
+  const base = await mkdtemp(join(tmpdir(), "content-feed-runtimes-"));
+  await cp(join(root, "content"), join(base, "journal"), {
+    recursive: true,
+    preserveTimestamps: true,
+    filter: (path) => !path.includes(".content-feed"),
+  });
+  const api = await createContentApi({
+    config: join(base, "journal", "services.yaml"),
+    logger: { info() {}, warn() {}, error() {} },
+  });
+  api.close();
+  const configs: Record<string, string> = {};
+  for (const name of names) {
+    await cp(join(base, "journal"), join(base, name), {
+      recursive: true,
+      preserveTimestamps: true,
+    });
+    configs[name] = join(base, name, "services.yaml");
+  }
+  return { base, configs };
 }
 
 async function body(url: string): Promise<string> {
@@ -29,11 +62,16 @@ async function body(url: string): Promise<string> {
 
 describe("the same source on Deno, Bun and Node 24", () => {
   const servers: Record<string, Running> = {};
+  let copies = { base: "", configs: {} as Record<string, string> };
   before(async () => {
-    for (const [name, command] of Object.entries(RUNTIMES)) servers[name] = await start(command);
+    copies = await contentCopies(Object.keys(RUNTIMES));
+    for (const [name, command] of Object.entries(RUNTIMES)) {
+      servers[name] = await start(command, copies.configs[name]);
+    }
   });
-  after(() => {
-    for (const server of Object.values(servers)) server.process.kill("SIGTERM");
+  after(async () => {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    if (copies.base) await rm(copies.base, { recursive: true, force: true });
   });
 
   it("answers every route with identical bytes", async () => {

@@ -3,10 +3,16 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import { changeKey } from "./change_key.ts";
-import { type JournalStore, openJournalStore } from "./sqlite_store.ts";
+import {
+  JOURNAL_FILE,
+  type JournalStore,
+  JournalUnavailable,
+  openJournalStore,
+} from "./sqlite_store.ts";
 import {
   applyChanges,
   emptyJournal,
+  forkJournal,
   type JournalState,
   planRecord,
   type RecordedItem,
@@ -16,15 +22,18 @@ import {
 export interface Journal {
   /** The journal as of the last index recorded. */
   readonly state: JournalState;
-  /** Whether it is kept on disk (else it lasts as long as the process). */
+  /** Whether it is kept on disk now (else it lasts as long as the process). */
   readonly durable: boolean;
   /**
    * Records an index's feed (SPEC 12): its changes are written (in one
    * transaction, when durable) before the new state is returned, so no
-   * cursor is given out for a change that a crash could lose.
+   * cursor is given out for a change that a crash could lose. When the
+   * write fails (a full disk), the journal goes on in memory under a new id
+   * ({@link forkJournal}), with one warning: never a cursor for a change the
+   * file does not hold.
    */
   record(index: Index, now: number): JournalState;
-  /** Closes the database. */
+  /** Closes the database, and lets another server have it. */
   close(): void;
 }
 
@@ -36,7 +45,7 @@ export interface JournalOptions {
   readonly initial?: JournalState;
   /** Days a deletion stays in the journal. */
   readonly retentionDays: number;
-  /** Where the one warning goes when the folder cannot be written. */
+  /** Where the one warning goes when the journal cannot be kept on disk. */
   readonly warn: (message: string) => void;
 }
 
@@ -44,8 +53,11 @@ const DAY = 86_400_000;
 
 /**
  * The journal of a service: in the SQLite file of `folder` (SPEC 12), or in
- * memory with one warning when the folder cannot be written (read-only
- * deployments; cursors then last as long as the process).
+ * memory with one warning when the file cannot be used: another server
+ * holds it (one writer per journal), or the folder cannot be written (a
+ * read-only deployment, a full disk). Cursors of a journal in memory last as
+ * long as the process; the file is kept as it was, and a later start goes on
+ * with it.
  *
  * @example
  * ```ts
@@ -61,9 +73,11 @@ export function createJournal(options: JournalOptions): Journal {
       store = openJournalStore(options.folder, options.warn);
     } catch (error) {
       options.warn(
-        `${options.folder}: cannot keep the sync journal there (${
-          (error as Error).message
-        }); it lives in memory, and its cursors last as long as this process`,
+        error instanceof JournalUnavailable && error.reason === "held"
+          ? `${error.message}: another server on this state folder? This one keeps a journal of its own in memory, whose cursors last as long as this process`
+          : `${options.folder}: cannot keep the sync journal there (${
+            (error as Error).message
+          }); it lives in memory, and its cursors last as long as this process (${JOURNAL_FILE} is kept for a later start)`,
       );
     }
   }
@@ -82,7 +96,9 @@ export function createJournal(options: JournalOptions): Journal {
     get state() {
       return state;
     },
-    durable: store !== undefined,
+    get durable() {
+      return store !== undefined;
+    },
     record(index, now) {
       const current: RecordedItem[] = index.feed.map((item) => ({
         id: item.id,
@@ -91,13 +107,37 @@ export function createJournal(options: JournalOptions): Journal {
         category: item.category,
       }));
       const changes = planRecord(state, current, now, options.retentionDays * DAY);
-      store?.write(changes);
+      if (store !== undefined) {
+        try {
+          store.write(changes);
+        } catch (error) {
+          // The file keeps what it held (the write was one transaction);
+          // cursors of the changes it could not take must not be of its id.
+          closeQuietly(store);
+          store = undefined;
+          state = forkJournal(state);
+          options.warn(
+            `${options.folder}: cannot write the sync journal (${
+              (error as Error).message
+            }); it goes on in memory under a new id: cursors given out before are still answered, later ones last as long as this process (${JOURNAL_FILE} is kept for a later start)`,
+          );
+        }
+      }
       state = applyChanges(state, changes);
       return state;
     },
     close() {
-      store?.close();
+      if (store !== undefined) closeQuietly(store);
       store = undefined;
     },
   };
+}
+
+/** Closes a store whose file may be failing: there is nothing more to do with it. */
+function closeQuietly(store: JournalStore): void {
+  try {
+    store.close();
+  } catch {
+    // a close that cannot checkpoint leaves the log for the next open
+  }
 }

@@ -2,7 +2,9 @@
 // node:sqlite (in Deno, Bun and Node 24; no native module), in the state
 // folder. Every record is one transaction, written before its cursor is
 // given out: a crash at any moment (kill -9) loses no change whose cursor a
-// client holds, and leaves a database that opens.
+// client holds, and leaves a database that opens. One process at a time
+// holds it (SPEC 12 "Honest failure": two writers would give one sequence
+// number to two changes, and answer cursors short).
 import { mkdirSync, renameSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import {
@@ -24,18 +26,56 @@ export interface JournalStore {
   readonly state: JournalState;
   /** Writes one record's changes in one transaction (durable when it returns). */
   write(changes: JournalChanges): void;
-  /** Closes the database. */
+  /** Closes the database, and so lets another server have it. */
   close(): void;
 }
 
 /**
- * Opens (or creates) the journal in `folder`. A file that is not a journal
- * this version can read is moved aside (`journal.sqlite.unreadable-<time>`)
- * and a new journal begins, with a warning: its cursors are then answered
- * with `410`, and clients sync again from `0`.
+ * Why the journal file cannot be used now, though it may be a good journal:
+ * another process holds it (`held`), or it cannot be written or read here
+ * (`unusable`: a full disk, a read-only or unwritable folder, an I/O error).
+ * The file is left as it is, for a later start to go on with.
+ */
+export class JournalUnavailable extends Error {
+  /** `held`: another process has it open; `unusable`: it cannot be opened or written here. */
+  readonly reason: "held" | "unusable";
+
+  /**
+   * @example
+   * ```ts
+   * import { JournalUnavailable } from "./sqlite_store.ts";
+   * new JournalUnavailable("held", "database is locked").reason; // "held"
+   * ```
+   */
+  constructor(reason: "held" | "unusable", message: string) {
+    super(message);
+    this.name = "JournalUnavailable";
+    this.reason = reason;
+  }
+}
+
+/** A file that is not a journal this version can read: another schema, another program's. */
+class NotAJournal extends Error {
+  override name = "NotAJournal";
+}
+
+/**
+ * Opens (or creates) the journal in `folder`, and holds it: while it is
+ * open, no other process (or other connection in this one) can open it, so
+ * a journal has one writer and sequence numbers are never given twice.
+ * Closing it, or the process ending in any way (kill -9 too), lets it go:
+ * the lock is the operating system's, on the open file.
  *
- * @throws when the folder cannot be created or written (the caller keeps
- *   the journal in memory then)
+ * A file that is not a journal (not a SQLite database, a damaged one, a
+ * SQLite database of another schema or program) is moved aside
+ * (`journal.sqlite.unreadable-<time>`) and a new journal begins, with a
+ * warning: its cursors are then answered with `410`, and clients sync again
+ * from `0`. A journal that cannot be used now is never moved aside.
+ *
+ * @throws {JournalUnavailable} when another process holds the journal, or
+ *   the folder or the file cannot be created, read or written (a full disk,
+ *   a read-only folder): the file is kept, and the caller keeps the journal
+ *   in memory
  *
  * @example
  * ```ts
@@ -46,33 +86,82 @@ export interface JournalStore {
  * ```
  */
 export function openJournalStore(folder: string, warn: (message: string) => void): JournalStore {
-  mkdirSync(folder, { recursive: true });
   const file = `${folder}/${JOURNAL_FILE}`;
   try {
+    mkdirSync(folder, { recursive: true });
     return open(file);
   } catch (error) {
-    if (isUnwritable(error)) throw error;
+    if (!isNotAJournal(error)) throw unavailable(file, error);
     const aside = `${file}.unreadable-${Date.now()}`;
-    renameSync(file, aside);
-    warn(
-      `${file}: not a journal this version can read (${
-        (error as Error).message
-      }); moved to ${aside} and a new journal begun (clients sync again from since=0)`,
-    );
-    return open(file);
+    try {
+      renameSync(file, aside);
+      warn(
+        `${file}: not a journal this version can read (${
+          (error as Error).message
+        }); moved to ${aside} and a new journal begun (clients sync again from since=0)`,
+      );
+      return open(file);
+    } catch (again) {
+      throw unavailable(file, again);
+    }
   }
 }
 
-/** Whether an error says the folder or file cannot be written (not that the file is damaged). */
-function isUnwritable(error: unknown): boolean {
-  const text = `${(error as { code?: string }).code ?? ""} ${(error as Error).message ?? ""}`;
-  return /EACCES|EPERM|EROFS|readonly|read-only|unable to open|permission/i.test(text);
+/**
+ * Whether an error says the file is no journal of this version: not a
+ * database, a damaged one, or another schema. Every other error (a full
+ * disk, an I/O error, a read-only or unwritable folder, a lock) says nothing
+ * against the file, which is then kept.
+ */
+function isNotAJournal(error: unknown): boolean {
+  if (error instanceof NotAJournal) return true;
+  const code = primaryCode(error);
+  if (code !== undefined) return code === SQLITE_NOTADB || code === SQLITE_CORRUPT;
+  // Deno's node:sqlite gives no code: SQLite's own texts for those two.
+  return /^(file is not a database|database disk image is malformed)\b/.test(
+    (error as Error)?.message ?? "",
+  );
 }
+
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+/** SQLite's primary result code of an error (node:sqlite's `errcode`, Node and Bun), if any. */
+function primaryCode(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown })?.errcode;
+  return typeof code === "number" ? code & 0xff : undefined;
+}
+
+/** The error as the caller sees it: held by another process, or unusable here. */
+function unavailable(file: string, error: unknown): JournalUnavailable {
+  const message = (error as Error)?.message ?? String(error);
+  const code = primaryCode(error);
+  const held = code === undefined
+    ? /^database (table )?is locked\b/.test(message)
+    : code === SQLITE_BUSY || code === SQLITE_LOCKED;
+  return held
+    ? new JournalUnavailable("held", `${file}: another process holds the sync journal (${message})`)
+    : new JournalUnavailable("unusable", message);
+}
+
+/** The columns of each table of a journal, in order. */
+const SCHEMA: Record<string, string> = {
+  entries: "id,seq,born,key,type,category,deleted,lives",
+  meta: "key,value",
+};
 
 function open(file: string): JournalStore {
   const db = new DatabaseSync(file);
   try {
-    // WAL: a commit is one append to the log, and a reader never blocks.
+    // EXCLUSIVE: the first read takes the file's lock and keeps it until
+    // the database is closed, so a second server on this folder cannot
+    // open it (SQLITE_BUSY), and gives no sequence number this one gives.
+    // The operating system drops the lock with the process, however it
+    // ends. It also keeps WAL's index in this process's memory: no -shm file.
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    // WAL: a commit is one append to the log.
     // FULL: the log is synced at every commit, so a cursor given out after
     // a commit survives a crash of the machine too, not only of the process.
     db.exec("PRAGMA journal_mode = WAL");
@@ -81,11 +170,31 @@ function open(file: string): JournalStore {
     // appended to; SQLite's default 2 MB was most of what it cost a server
     // at 10,000 items (bench: peak memory after start).
     db.exec("PRAGMA cache_size = -256");
-    db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS entries (
-        id TEXT PRIMARY KEY, seq INTEGER NOT NULL, born INTEGER NOT NULL, key TEXT NOT NULL,
-        type TEXT NOT NULL, category TEXT NOT NULL, deleted INTEGER, lives TEXT NOT NULL
-      ) WITHOUT ROWID;`);
+    const tables = db.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    ).all() as { name: string }[];
+    if (tables.length === 0) {
+      // One transaction: a crash leaves no half-made journal.
+      db.exec(`BEGIN IMMEDIATE;
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE entries (
+          id TEXT PRIMARY KEY, seq INTEGER NOT NULL, born INTEGER NOT NULL, key TEXT NOT NULL,
+          type TEXT NOT NULL, category TEXT NOT NULL, deleted INTEGER, lives TEXT NOT NULL
+        ) WITHOUT ROWID;
+        COMMIT;`);
+    } else {
+      for (const { name } of tables) {
+        const columns = (db.prepare("SELECT name FROM pragma_table_info(?)").all(name) as {
+          name: string;
+        }[]).map((column) => column.name).join(",");
+        if (SCHEMA[name] !== columns) {
+          throw new NotAJournal(`table ${name} (${columns}) is not a journal's`);
+        }
+      }
+      if (tables.length !== Object.keys(SCHEMA).length) {
+        throw new NotAJournal(`tables ${tables.map((t) => t.name).join(", ")}, not a journal's`);
+      }
+    }
     const meta = new Map(
       (db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[])
         .map((row) => [row.key, row.value]),
@@ -102,7 +211,12 @@ function open(file: string): JournalStore {
       db.exec("COMMIT");
     } else {
       if (meta.get("version") !== VERSION) {
-        throw new Error(`schema version ${meta.get("version")}, not ${VERSION}`);
+        throw new NotAJournal(`schema version ${meta.get("version")}, not ${VERSION}`);
+      }
+      const [id, head, horizon] = [meta.get("id"), meta.get("head"), meta.get("horizon")];
+      const counts = [head, horizon].every((n) => /^\d{1,15}$/.test(n ?? ""));
+      if (!/^[0-9a-z]{1,32}$/.test(id ?? "") || !counts) {
+        throw new NotAJournal(`meta id ${id}, head ${head}, horizon ${horizon}`);
       }
       const entries = new Map<string, JournalEntry>();
       for (
@@ -120,12 +234,7 @@ function open(file: string): JournalStore {
           lives: JSON.parse(row.lives as string),
         });
       }
-      state = {
-        id: meta.get("id")!,
-        head: Number(meta.get("head")),
-        horizon: Number(meta.get("horizon")),
-        entries,
-      };
+      state = { id: id!, head: Number(head), horizon: Number(horizon), entries };
     }
     const upsert = db.prepare(
       `INSERT INTO entries (id, seq, born, key, type, category, deleted, lives)
@@ -159,7 +268,13 @@ function open(file: string): JournalStore {
           setMeta.run(String(changes.horizon), "horizon");
           db.exec("COMMIT");
         } catch (error) {
-          db.exec("ROLLBACK");
+          // SQLite may have rolled back already (a full disk, an I/O error):
+          // the write's own error is the one to report.
+          try {
+            db.exec("ROLLBACK");
+          } catch {
+            // no transaction left to roll back
+          }
           throw error;
         }
       },

@@ -43,6 +43,11 @@ export interface JournalState {
   readonly horizon: number;
   /** Every id the journal knows, in the feed or not. */
   readonly entries: ReadonlyMap<string, JournalEntry>;
+  /**
+   * The journal this one goes on from, up to its head then (see
+   * {@link forkJournal}): its cursors up to there are answered too.
+   */
+  readonly forkOf?: { readonly id: string; readonly head: number };
 }
 
 /** An item as the journal records it. */
@@ -80,6 +85,25 @@ const NO_LIVES: readonly (readonly [number, number])[] = Object.freeze([]);
  */
 export function emptyJournal(id: string = newJournalId()): JournalState {
   return { id, head: 0, horizon: 0, entries: new Map() };
+}
+
+/**
+ * The journal going on under a new id, in memory, when its file can no
+ * longer be written (a full disk): the changes it records from now on have
+ * cursors of the new id, which no other journal gives, so a restart that
+ * goes on with the file answers them `410`, never short. The cursors given
+ * out before the fork (`state.id`, up to `state.head`) are still answered:
+ * the new journal holds every change after them.
+ *
+ * @example
+ * ```ts
+ * import { cursorProblem, emptyJournal, forkJournal } from "./state.ts";
+ * const fork = forkJournal(emptyJournal("j1"), "j2");
+ * cursorProblem(fork, { journal: "j1", seq: 0 }); // undefined: answered
+ * ```
+ */
+export function forkJournal(state: JournalState, id: string = newJournalId()): JournalState {
+  return { ...state, id, forkOf: { id: state.id, head: state.head } };
 }
 
 /** A random journal id: ten lowercase hexadecimal digits. */
@@ -165,7 +189,7 @@ export function applyChanges(state: JournalState, changes: JournalChanges): Jour
   const entries = new Map(state.entries);
   for (const id of changes.purged) entries.delete(id);
   for (const [id, entry] of changes.upserts) entries.set(id, entry);
-  return { id: state.id, head: changes.head, horizon: changes.horizon, entries };
+  return { ...state, head: changes.head, horizon: changes.horizon, entries };
 }
 
 /** One change after a cursor: the id, and when it left the feed (`null`: it is in the feed). */
@@ -250,8 +274,9 @@ export function changesSince(
 
 /**
  * Why the journal cannot answer a cursor (SPEC 12, a `410 Gone`), or
- * `undefined` when it can: a cursor of another journal, one past the head,
- * or one before the horizon. `0` is always answered.
+ * `undefined` when it can: a cursor of another journal (but for the one it
+ * was forked from, up to the fork), one past the head, or one before the
+ * horizon. `0` is always answered.
  *
  * @example
  * ```ts
@@ -264,7 +289,9 @@ export function cursorProblem(
   cursor: { readonly journal: string | undefined; readonly seq: number },
 ): string | undefined {
   if (cursor.journal === undefined) return undefined;
-  if (cursor.journal !== state.id) {
+  const parent = state.forkOf;
+  const ofParent = parent !== undefined && cursor.journal === parent.id;
+  if (cursor.journal !== state.id && !(ofParent && cursor.seq <= parent.head)) {
     return "the cursor is from another journal (another server, or a journal started again)";
   }
   if (cursor.seq > state.head) return "the cursor is past the journal's last change";
