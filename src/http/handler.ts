@@ -51,6 +51,8 @@ export interface HandlerOptions extends HttpSettings {
   readonly baseUrl: string | undefined;
   /** Where the detail of a 500 goes. */
   readonly logError: (message: string) => void;
+  /** Where a warning about content met at request time goes (an item cut to 10,000 sections). */
+  readonly warn?: (message: string) => void;
   /**
    * Reads the body of an item that does not hold it (an index from the
    * server's loader); `undefined` when its file changed since the index was
@@ -122,7 +124,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const textsOf = options.readBody
     ? createSearchTexts(options.readBody, (items) => void refresh(items))
     : undefined;
-  const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes);
+  const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes, options.warn);
   /** Feed items by id, per index (the `since` answer names ids). */
   const byIds = new WeakMap<Index, ReadonlyMap<string, Item>>();
   const byId = (index: Index) => {
