@@ -244,6 +244,7 @@ export async function createService(
     cacheBytes: options.cacheBytes,
     mcpAnswerBytes: options.mcpAnswerBytes,
     logError: (message) => logger.error(message),
+    warn: logWarning,
     // The server's index holds no bodies (a snapshot's does): they are read
     // again, and checked against the indexed checksum, when a request needs one.
     readBody: config === undefined

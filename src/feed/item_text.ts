@@ -1,9 +1,9 @@
 import type { Item } from "../index/item.ts";
-import { textBlocks } from "../text/blocks.ts";
+import { readBodyPaced } from "../text/blocks.ts";
 import { htmlDocumentBlocks } from "../text/html_blocks.ts";
-import { plainText } from "../text/plain_text.ts";
-import { type Section, sectionsOf } from "../text/sections.ts";
-import { forEachConcurrently } from "../util/concurrency.ts";
+import { plainTextPaced } from "../text/plain_text.ts";
+import { MAX_SECTIONS, type Section, sectionsOf } from "../text/sections.ts";
+import { createPacer, forEachConcurrently, type Pacer } from "../util/concurrency.ts";
 import { bodyRange, parseBody } from "../source/parse.ts";
 import type { ItemExtras } from "./render.ts";
 import type { ReadBody } from "./search.ts";
@@ -32,7 +32,11 @@ export interface Gathered {
 
 /** The bodies, plain texts and sections a service serves (SPEC 6.2, 13). */
 export interface ItemTexts {
-  /** Reads what `wanted` asks for of each item, 32 files at a time. */
+  /**
+   * Reads what `wanted` asks for of each item, 32 files at a time, making
+   * text and sections in slices of a few milliseconds with the event loop
+   * free between them (one pacer for the whole call: the 32 share it).
+   */
   gather(items: readonly Item[], wanted: Wanted): Promise<Gathered>;
 }
 
@@ -51,7 +55,9 @@ interface Made {
  * checks each against its checksum) where the index does not hold them;
  * text and sections are kept, least recently used out, within `budget`
  * bytes, so the next response, and the next index after an edit, makes
- * only what changed.
+ * only what changed. An item with more than {@link MAX_SECTIONS} sections
+ * has the rest folded into the last, and `warn` is told once per file
+ * version (checksum).
  *
  * @example
  * ```ts
@@ -65,8 +71,13 @@ export function createItemTexts(
   readBody: ReadBody | undefined,
   budget = 32 * 1024 * 1024,
   readBytes?: ReadBytes,
+  warn: (message: string) => void = () => {},
 ): ItemTexts {
   const made = new Map<string, Made>();
+  /** What is being made, by checksum: a second request for it waits for the first. */
+  const making = new Map<string, Promise<Made>>();
+  /** Checksums of files already warned about (bounded: cleared when full). */
+  const warned = new Set<string>();
   let held = 0;
   const keep = (checksum: string, value: Made) => {
     made.set(checksum, value);
@@ -77,16 +88,37 @@ export function createItemTexts(
       held -= old.size;
     }
   };
-  const make = async (item: Item, body: string): Promise<Made> => {
+  const make = (item: Item, body: string, pace: Pacer): Promise<Made> | Made => {
     const known = made.get(item.checksum);
     if (known) {
       made.delete(item.checksum); // most recently used: to the end
       made.set(item.checksum, known);
       return known;
     }
-    const blocks = /\.html?$/i.test(item.file) ? htmlDocumentBlocks(body) : textBlocks(body);
-    const text = plainText(blocks);
-    const sections = await sectionsOf(blocks, item.title);
+    let pending = making.get(item.checksum);
+    if (!pending) {
+      pending = makeNew(item, body, pace).finally(() => making.delete(item.checksum));
+      making.set(item.checksum, pending);
+    }
+    return pending;
+  };
+  const makeNew = async (item: Item, body: string, pace: Pacer): Promise<Made> => {
+    const blocks = /\.html?$/i.test(item.file)
+      ? htmlDocumentBlocks(body)
+      : (await readBodyPaced(body, pace)).blocks;
+    const text = await plainTextPaced(blocks, pace);
+    const sections = await sectionsOf(blocks, item.title, {
+      pace,
+      folded: (headings) => {
+        if (warned.has(item.checksum)) return;
+        if (warned.size >= 1024) warned.clear();
+        warned.add(item.checksum);
+        warn(
+          `${item.file}: ${headings} more headings than the ${MAX_SECTIONS} sections an item has at most; ` +
+            `they are text of the last section`,
+        );
+      },
+    });
     let size = text.length * 2;
     for (const section of sections) size += section.text.length * 2 + 200;
     const value = { text, sections, size };
@@ -97,6 +129,7 @@ export function createItemTexts(
     async gather(items, wanted) {
       const extras = new Map<Item, ItemExtras>();
       const changed: Item[] = [];
+      const pace = createPacer();
       let next = 0;
       await forEachConcurrently(() => items[next++], async (item) => {
         const known = made.get(item.checksum);
@@ -116,12 +149,17 @@ export function createItemTexts(
           body = readBody ? await readBody(item) : undefined;
           if (body === undefined) return void changed.push(item);
         }
-        const texts = wanted.text || wanted.sections ? await make(item, body ?? "") : undefined;
+        const texts = wanted.text || wanted.sections
+          ? await make(item, body ?? "", pace)
+          : undefined;
         extras.set(item, {
           ...(wanted.body ? bodyBytes && body === undefined ? { bodyBytes } : { body } : {}),
           ...(wanted.text ? { text: texts!.text } : {}),
           ...(wanted.sections ? { sections: texts!.sections } : {}),
         });
+        // Items whose bodies the index holds (a snapshot) come without a read to wait on.
+        const turn = pace();
+        if (turn) await turn;
       });
       return { extras, changed };
     },

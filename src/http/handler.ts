@@ -52,6 +52,8 @@ export interface HandlerOptions extends HttpSettings {
   readonly baseUrl: string | undefined;
   /** Where the detail of a 500 goes. */
   readonly logError: (message: string) => void;
+  /** Where a warning about content met at request time goes (an item cut to 10,000 sections). */
+  readonly warn?: (message: string) => void;
   /**
    * Reads the body of an item that does not hold it (an index from the
    * server's loader); `undefined` when its file changed since the index was
@@ -131,7 +133,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const textsOf = options.readBody
     ? createSearchTexts(options.readBody, (items) => void refresh(items))
     : undefined;
-  const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes);
+  const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes, options.warn);
   // One build per answer (SPEC 9 "Bounded memory"): concurrent requests for
   // the same answer, not made yet, wait for one build and share its bytes.
   const builds = createSingleFlight<Index>(BUILDS_AT_ONCE);

@@ -1,5 +1,8 @@
 import MarkdownIt from "markdown-it";
+import type { Pacer } from "../util/concurrency.ts";
 import { plainBlocks } from "./simple_blocks.ts";
+import { firstSpan, replaceSpans, withoutTemplateTags } from "./spans.ts";
+import { textWork } from "./work.ts";
 import { countWords, plainWords } from "./words.ts";
 
 /** One block of a body's rendered text (SPEC 13). */
@@ -78,6 +81,27 @@ export interface ReadBody {
  * ```
  */
 export function readBody(body: string, chunks: Chunks = scanChunks(body)): ReadBody {
+  const env: MarkdownEnv = {};
+  const started = startBody(body, chunks);
+  adoptReferences(env, started.env);
+  return started.finish(env);
+}
+
+/**
+ * A body parsed into block tokens, not yet walked: the inline parse, which
+ * needs every link reference definition of the body, comes in `finish`.
+ */
+interface Started {
+  /** The block tokens of the parse (none for a body read without the parser). */
+  readonly tokens: readonly InlineToken[];
+  /** What the parse found: its link reference definitions. */
+  readonly env: MarkdownEnv;
+  /** Walks the tokens into blocks, with `env` holding the references of the whole body. */
+  finish(env: MarkdownEnv): ReadBody;
+}
+
+/** The block parse of {@link readBody}; its walk is the `finish` of what it returns. */
+function startBody(body: string, chunks: Chunks): Started {
   let words = 0;
   let plain = 0;
   for (const count of chunks.words) {
@@ -89,7 +113,7 @@ export function readBody(body: string, chunks: Chunks = scanChunks(body)): ReadB
   const all = plain === chunks.words.length;
   // MDX and Liquid comments and template code blocks may run across blank lines, and so
   // across a plain chunk: read whole.
-  if (!all && (plain === 0 || SPANS_PREPARED.test(body))) return wholeBody(body);
+  if (!all && (plain === 0 || SPANS_PREPARED.test(body))) return startWhole(body);
   // The parser's source: each plain chunk replaced by a stand-in line and blank lines.
   let parsed = "";
   let from = 0;
@@ -101,41 +125,192 @@ export function readBody(body: string, chunks: Chunks = scanChunks(body)): ReadB
     from = chunks.ends[c];
     standIns.push(chunks.lines[c]);
   }
-  const walked = all
-    ? { blocks: [], lines: [], tokens: [] }
-    : walkTokens(prepareSource(parsed + body.slice(from)), false);
+  const env: MarkdownEnv = {};
+  const tokens = all ? [] : parseSource(prepareSource(parsed + body.slice(from)), false, env);
   // Every stand-in must be a block of its own: none inside a fence, an HTML block or a list.
   let next = 0;
-  for (const token of walked.tokens) {
+  for (const token of tokens) {
     const map = token.map;
     if (!map || token.nesting === -1) continue;
     if (token.type === "html_block" && map[1] === map[0] + 1 && standIns.includes(map[0])) continue;
     while (next < standIns.length && standIns[next] < map[0]) next++;
-    if (next < standIns.length && standIns[next] < map[1]) return wholeBody(body);
+    if (next < standIns.length && standIns[next] < map[1]) return startWhole(body);
   }
-  // Both lists are in source order: merge them by line.
-  const blocks: TextBlock[] = [];
-  let c = 0;
-  const plainUpTo = (line: number) => {
-    for (; c < chunks.starts.length && chunks.lines[c] < line; c++) {
-      if (chunks.words[c] >= 0) plainBlocks(body, chunks.starts[c], chunks.ends[c], blocks);
-    }
+  return {
+    tokens,
+    env,
+    finish(references) {
+      const walked = walk(tokens, references);
+      // Both lists are in source order: merge them by line.
+      const blocks: TextBlock[] = [];
+      let c = 0;
+      const plainUpTo = (line: number) => {
+        for (; c < chunks.starts.length && chunks.lines[c] < line; c++) {
+          if (chunks.words[c] >= 0) plainBlocks(body, chunks.starts[c], chunks.ends[c], blocks);
+        }
+      };
+      let all = words;
+      for (let b = 0; b < walked.blocks.length; b++) {
+        plainUpTo(walked.lines[b]);
+        blocks.push(walked.blocks[b]);
+        all += countWords(walked.blocks[b].text); // no word runs across blocks
+      }
+      plainUpTo(Infinity);
+      return { blocks, words: all };
+    },
   };
-  for (let b = 0; b < walked.blocks.length; b++) {
-    plainUpTo(walked.lines[b]);
-    blocks.push(walked.blocks[b]);
-    words += countWords(walked.blocks[b].text); // no word runs across blocks
-  }
-  plainUpTo(Infinity);
-  return { blocks, words };
 }
 
 /** A body read by the parser whole (the lazy inline parse), and its words. */
-function wholeBody(body: string): ReadBody {
-  const blocks = walkTokens(prepareSource(body), false).blocks;
+function startWhole(body: string): Started {
+  const env: MarkdownEnv = {};
+  const tokens = parseSource(prepareSource(body), false, env);
+  return {
+    tokens,
+    env,
+    finish(references) {
+      const blocks = walk(tokens, references).blocks;
+      let words = 0;
+      for (const block of blocks) words += countWords(block.text);
+      return { blocks, words };
+    },
+  };
+}
+
+/** Adds a parse's link reference definitions to a body's: the first definition of a label wins. */
+function adoptReferences(into: MarkdownEnv, from: MarkdownEnv): void {
+  const found = (from as { references?: Record<string, unknown> }).references;
+  if (!found) return;
+  const all = ((into as { references?: Record<string, unknown> }).references ??= {});
+  for (const label in found) if (!(label in all)) all[label] = found[label];
+}
+
+/** Characters of a segment of a long body that {@link readBodyPaced} reads in one go, at least. */
+const SEGMENT = 32 * 1024;
+
+/**
+ * {@link readBody} for request-time work: the same blocks and words, read a
+ * segment at a time with `pace` between segments, so a long body never
+ * holds the event loop for long. The body is cut where no block can run on
+ * across the cut: before an ATX heading at the left margin, or after a
+ * blank line before a line that starts a block at the left margin (a
+ * letter, `<`, `[`, a fence), not a list item, a quote or an indented
+ * line; where no fence, MDX or Liquid comment, template code block or MDX
+ * statement is open (as the preparation follows them); and where the parse
+ * of the segment agrees, leaving no fence or HTML block open at its end
+ * (else the cut is tried further on). Each segment is parsed into
+ * blocks first, then all are walked, so a link may use a reference defined
+ * further down. A body of one block (a list or a table with no blank line
+ * in it) is one segment: its parse is the longest stretch without a yield.
+ *
+ * @param segmentLength the least characters of a segment (32 KB: a few milliseconds of parsing)
+ *
+ * @example
+ * ```ts
+ * import { readBodyPaced } from "./blocks.ts";
+ * import { createPacer } from "../util/concurrency.ts";
+ * const body = Array.from({ length: 10_000 }, (_, i) => `## Part ${i}\n\nSee [the guide][g].`).join("\n\n");
+ * const { blocks } = await readBodyPaced(`${body}\n\n[g]: /guide`, createPacer());
+ * blocks.length; // 20000
+ * ```
+ */
+export async function readBodyPaced(
+  body: string,
+  pace: Pacer,
+  segmentLength: number = SEGMENT,
+): Promise<ReadBody> {
+  if (body.length <= segmentLength) return readBody(body);
+  const env: MarkdownEnv = {};
+  const started: Started[] = [];
+  // The preparation's state from line to line, when the body holds anything it takes out.
+  const preparer = mayPrepare(body) ? createPreparer() : undefined;
+  let from = 0; // where the current segment starts
+  // A cut the parse refused (a block left open) doubles the length of the next try, so
+  // what is parsed again stays within twice the body.
+  let least = segmentLength;
+  let previousBlank = false;
+  for (let at = 0; at < body.length;) {
+    let lineEnd = body.indexOf("\n", at);
+    if (lineEnd === -1) lineEnd = body.length;
+    const written = body.slice(at, lineEnd);
+    const candidate = at - from >= least && (preparer?.atBlockStart() ?? true);
+    let line = written;
+    if (preparer) {
+      preparer.push(written);
+      line = preparer.out[0];
+      preparer.out.length = 0; // only its state matters here
+    }
+    // The line starts afresh as written (else an admonition's indented content was moved
+    // left) and as the parser reads it, prepared (an MDX `export` line is blank).
+    if (
+      candidate &&
+      ((previousBlank && STARTS_FRESH.test(written) && STARTS_FRESH.test(line)) ||
+        (ATX_HEADING.test(written) && ATX_HEADING.test(line)))
+    ) {
+      const text = body.slice(from, at);
+      const segment = startBody(text, scanChunks(text));
+      if (leftOpen(segment.tokens, countLines(body, from, at - 1))) least = 2 * (at - from);
+      else {
+        adoptReferences(env, segment.env);
+        started.push(segment);
+        textWork.segments++;
+        from = at;
+        least = segmentLength;
+        const turn = pace();
+        if (turn) await turn;
+      }
+    }
+    previousBlank = isBlankLine(line, 0, line.length);
+    at = lineEnd + 1;
+  }
+  const rest = body.slice(from);
+  const last = startBody(rest, scanChunks(rest));
+  adoptReferences(env, last.env);
+  started.push(last);
+  textWork.segments++;
+  const blocks: TextBlock[] = [];
   let words = 0;
-  for (const block of blocks) words += countWords(block.text);
+  for (const segment of started) {
+    const read = segment.finish(env);
+    for (const block of read.blocks) blocks.push(block);
+    words += read.words;
+    const turn = pace();
+    if (turn) await turn;
+  }
   return { blocks, words };
+}
+
+/**
+ * An ATX heading at the left margin: it ends any block before it but a
+ * fence or an HTML block (which the parse of the segment before it tells),
+ * so a segment may start there even without a blank line before it.
+ */
+const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
+
+/**
+ * What a segment of a long body may start with: a line at the left margin
+ * that cannot continue a block of the line before the blank line (a list
+ * item, a quote, a table row, an indented line, an attribute list could).
+ */
+const STARTS_FRESH = /^[#<[`~!\p{L}]/u;
+
+/** Whether a line holds only spaces, tabs and carriage returns (blank once they are normalized). */
+function isBlankLine(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9 && code !== 13) return false;
+  }
+  return true;
+}
+
+/** Whether a parse of `lines` lines left a fence or an HTML block open at its end (unclosed). */
+function leftOpen(tokens: readonly InlineToken[], lines: number): boolean {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const token = tokens[i];
+    if (token.level !== 0 || !token.map) continue;
+    return (token.type === "fence" || token.type === "html_block") && token.map[1] >= lines;
+  }
+  return false;
 }
 
 /** What the preparation follows across blank lines: comments and template code blocks. */
@@ -204,14 +379,29 @@ export function parsedBlocks(body: string, options: { eager?: boolean } = {}): T
 interface Walked {
   readonly blocks: TextBlock[];
   readonly lines: number[];
-  /** The block tokens of the parse (for the checks of {@link mixedBlocks}). */
-  readonly tokens: readonly InlineToken[];
 }
 
 /** Parses prepared source and walks its tokens into text blocks (SPEC 13). */
 function walkTokens(source: string, eager: boolean): Walked {
   const env: MarkdownEnv = {};
+  return walk(parseSource(source, eager, env), env);
+}
+
+/**
+ * Parses prepared source into tokens, its link reference definitions into
+ * `env`: the blocks alone (their inline text unparsed), or everything when
+ * `eager`.
+ */
+function parseSource(source: string, eager: boolean, env: MarkdownEnv): InlineToken[] {
   const tokens = eager ? markdown.parse(source, env) : blockParser.parse(normalized(source), env);
+  textWork.parses++;
+  textWork.parsedChars += source.length;
+  textWork.tokens += tokens.length;
+  return tokens;
+}
+
+/** Walks the tokens of a parse into text blocks, parsing inline text with `env`'s references. */
+function walk(tokens: readonly InlineToken[], env: MarkdownEnv): Walked {
   const inlineOf = (token: InlineToken) => inlineTextOf(token, env);
   const blocks: TextBlock[] = [];
   const lines: number[] = [];
@@ -292,7 +482,7 @@ function walkTokens(source: string, eager: boolean): Walked {
     }
   }
   flushList();
-  return { blocks, lines, tokens };
+  return { blocks, lines };
 }
 
 /**
@@ -364,6 +554,7 @@ function inlineTextOf(
     }
     children = [];
     markdown.inline.parse(token.content, markdown, env, children);
+    textWork.inlineChars += token.content.length;
   }
   const imagesOnly = children.every((c) =>
     c.type === "image" || c.type === "softbreak" || c.type === "hardbreak" ||
@@ -435,30 +626,28 @@ function headingText(raw: string): { text: string; anchor?: string } {
   return id === undefined ? { text: rest } : { text: rest, anchor: id };
 }
 
-/** Liquid (`{% … %}`, `{{ … }}`) and Hugo shortcode (`{{< … >}}`, `{{% … %}}`) tags. */
-const TEMPLATE_TAG = /\{\{[<%][\s\S]*?[>%]\}\}|\{%[\s\S]*?%\}|\{\{[\s\S]*?\}\}/g;
-
 /** Liquid's `{% raw %}…{% endraw %}`: what it holds is shown as written. */
 const RAW = /\{%-?\s*raw\s*-?%\}([\s\S]*?)(?:\{%-?\s*endraw\s*-?%\}|$)/g;
 
 function withoutTemplates(text: string): string {
   if (!text.includes("{")) return text;
-  if (!text.includes("raw")) return text.replace(TEMPLATE_TAG, "");
+  if (!text.includes("raw")) return withoutTemplateTags(text);
   let out = "";
   let at = 0;
   for (const raw of text.matchAll(RAW)) {
-    out += text.slice(at, raw.index).replace(TEMPLATE_TAG, "") + raw[1];
+    out += withoutTemplateTags(text.slice(at, raw.index)) + raw[1];
     at = raw.index + raw[0].length;
   }
-  return out + text.slice(at).replace(TEMPLATE_TAG, "");
+  return out + withoutTemplateTags(text.slice(at));
 }
 
 /**
  * What is markup of generators' Markdown extensions but is text to
  * CommonMark: footnote references (`word[^1]`) and the start of a footnote
  * (`[^1]: …`), and attribute lists of classes (`{: .btn }`, `{ .md-button }`).
+ * A label holds no `[` (else a run of `[^` were quadratic to search).
  */
-const EXTENSION_MARKER = /^\[\^[^\]\s]+\]:\s*|\[\^[^\]\s]+\]|\{:?[ \t]*\.[\w-][^{}\n]*\}/g;
+const EXTENSION_MARKER = /^\[\^[^[\]\s]+\]:\s*|\[\^[^[\]\s]+\]|\{:?[ \t]*\.[\w-][^{}\n]*\}/g;
 
 /** Prose without the markers of {@link EXTENSION_MARKER}. */
 function withoutMarkers(text: string): string {
@@ -492,6 +681,8 @@ const TEMPLATE_CODE: readonly (readonly [RegExp, RegExp])[] = [
 /** Liquid's comment block: what it holds is no text. */
 const COMMENT_OPEN = /\{%-?\s*comment\s*-?%\}/;
 const COMMENT_CLOSE = /\{%-?\s*endcomment\s*-?%\}/;
+const COMMENT_OPENS = new RegExp(COMMENT_OPEN.source, "g");
+const COMMENT_CLOSES = new RegExp(COMMENT_CLOSE.source, "g");
 /** The fence a template's code block becomes (long, so the code's own fences stay code). */
 const CODE_FENCE = "~~~~~~~~~~";
 /**
@@ -502,8 +693,12 @@ const CODE_FENCE = "~~~~~~~~~~";
 const NOT_TEXT_LINE = /^ {0,3}(?:\[\[toc\]\]|\[toc\]|\{:[^}]*\})\s*$/i;
 /** kramdown's `* TOC` list item, which `{:toc}` below it turns into the table of contents. */
 const TOC_ITEM = /^\s*(?:[-*+]|\d+\.)\s+TOC\s*$/i;
-/** A template tag in a link or image destination: `]({{< ref "x" >}})`, `](/a/{{ v }}/b.png)`. */
-const TEMPLATE_DESTINATION = /(\]\(\s*[^)\s]*)(?:\{\{[^}]*\}\}|\{%[^%]*%\})/g;
+/**
+ * A template tag in a link or image destination: `]({{< ref "x" >}})`, `](/a/{{ v }}/b.png)`.
+ * The destination holds no `]` and the tag no brace: each try stops at the next one (a run of
+ * `](` or of `{` would otherwise be quadratic to search).
+ */
+const TEMPLATE_DESTINATION = /(\]\(\s*[^)\s\]]*)(?:\{\{[^{}]*\}\}|\{%[^%]*%\})/g;
 
 /** A line with the template tags of its link destinations taken out (at most 8 a link). */
 function withoutTemplateDestinations(line: string): string {
@@ -537,8 +732,30 @@ const LINE_STARTS = /^(?:import|export|!!!|\?\?\?|===|<<<)/m;
  */
 function prepareSource(body: string): string {
   if (!mayPrepare(body)) return body;
-  const lines = body.split("\n");
-  // A line taken out leaves an empty line: the lines keep their numbers.
+  const preparer = createPreparer();
+  for (let at = 0; at <= body.length;) {
+    let end = body.indexOf("\n", at);
+    if (end === -1) end = body.length;
+    preparer.push(body.slice(at, end));
+    at = end + 1;
+  }
+  return preparer.out.join("\n");
+}
+
+/** {@link prepareSource} a line at a time, and what it carries from one line to the next. */
+interface Preparer {
+  /** The prepared lines so far (a line taken out is an empty line: the lines keep their numbers). */
+  readonly out: string[];
+  /** Prepares the next line into `out`. */
+  push(line: string): void;
+  /**
+   * Whether nothing the preparation follows across lines is open: no fence,
+   * template code block, MDX or Liquid comment, or MDX statement.
+   */
+  atBlockStart(): boolean;
+}
+
+function createPreparer(): Preparer {
   const out: string[] = [];
   let fence: string | undefined;
   let inEsm = false;
@@ -546,99 +763,104 @@ function prepareSource(body: string): string {
   let inAdmonition = false;
   let templateCode: RegExp | undefined;
   let inLiquidComment = false;
-  for (let line of lines) {
-    if (fence !== undefined) {
-      out.push(line);
-      if (line.trimStart().startsWith(fence)) fence = undefined;
-      continue;
-    }
-    if (templateCode !== undefined) {
-      if (templateCode.test(line)) {
-        templateCode = undefined;
-        out.push(CODE_FENCE);
-      } else out.push(line);
-      continue;
-    }
-    if (inLiquidComment) {
-      const close = COMMENT_CLOSE.exec(line);
-      if (!close) {
+  return {
+    out,
+    atBlockStart: () =>
+      fence === undefined && templateCode === undefined && !inComment && !inLiquidComment &&
+      !inEsm,
+    push(line) {
+      if (fence !== undefined) {
+        out.push(line);
+        if (line.trimStart().startsWith(fence)) fence = undefined;
+        return;
+      }
+      if (templateCode !== undefined) {
+        if (templateCode.test(line)) {
+          templateCode = undefined;
+          out.push(CODE_FENCE);
+        } else out.push(line);
+        return;
+      }
+      if (inLiquidComment) {
+        const close = COMMENT_CLOSE.exec(line);
+        if (!close) {
+          out.push("");
+          return;
+        }
+        inLiquidComment = false;
+        line = line.slice(close.index + close[0].length);
+      }
+      if (line.includes("{%") && COMMENT_OPEN.test(line)) {
+        line = replaceSpans(line, COMMENT_OPENS, COMMENT_CLOSES);
+        const open = COMMENT_OPEN.exec(line);
+        if (open) {
+          inLiquidComment = true;
+          line = line.slice(0, open.index);
+        }
+        if (line.trim() === "") {
+          out.push("");
+          return;
+        }
+      }
+      if (line.includes("highlight")) {
+        const code = TEMPLATE_CODE.find(([opener]) => opener.test(line));
+        if (code) {
+          templateCode = code[1];
+          out.push(CODE_FENCE);
+          return;
+        }
+      }
+      if (inComment) {
+        const end = line.indexOf("*/}");
+        if (end === -1) {
+          out.push("");
+          return;
+        }
+        inComment = false;
+        line = line.slice(end + 3);
+      }
+      if (line.includes("{/*")) {
+        line = replaceSpans(line, "{/*", "*/}");
+        const open = line.indexOf("{/*");
+        if (open !== -1) {
+          inComment = true;
+          line = line.slice(0, open);
+        }
+        if (line.trim() === "") {
+          out.push("");
+          return;
+        }
+      }
+      if (inEsm) {
+        if (line.trim() === "") inEsm = false;
+        else {
+          out.push("");
+          return;
+        }
+      }
+      if (inAdmonition) {
+        if (/^(?: {4}|\t)/.test(line)) line = line.replace(/^(?: {4}|\t)/, "");
+        else if (line.trim() !== "") inAdmonition = false;
+      }
+      const opens = FENCE.exec(line);
+      if (opens) {
+        fence = opens[1];
+        out.push(line);
+      } else if (ESM.test(line)) {
+        inEsm = true;
         out.push("");
-        continue;
-      }
-      inLiquidComment = false;
-      line = line.slice(close.index + close[0].length);
-    }
-    if (line.includes("{%") && COMMENT_OPEN.test(line)) {
-      line = line.replace(/\{%-?\s*comment\s*-?%\}[\s\S]*?\{%-?\s*endcomment\s*-?%\}/g, "");
-      const open = COMMENT_OPEN.exec(line);
-      if (open) {
-        inLiquidComment = true;
-        line = line.slice(0, open.index);
-      }
-      if (line.trim() === "") {
+      } else if (MKDOCS_ADMONITION.test(line)) {
+        inAdmonition = true;
         out.push("");
-        continue;
-      }
-    }
-    if (line.includes("highlight")) {
-      const code = TEMPLATE_CODE.find(([opener]) => opener.test(line));
-      if (code) {
-        templateCode = code[1];
-        out.push(CODE_FENCE);
-        continue;
-      }
-    }
-    if (inComment) {
-      const end = line.indexOf("*/}");
-      if (end === -1) {
+      } else if (SNIPPET_IMPORT.test(line)) {
         out.push("");
-        continue;
-      }
-      inComment = false;
-      line = line.slice(end + 3);
-    }
-    if (line.includes("{/*")) {
-      line = line.replace(/\{\/\*[\s\S]*?\*\/\}/g, "");
-      const open = line.indexOf("{/*");
-      if (open !== -1) {
-        inComment = true;
-        line = line.slice(0, open);
-      }
-      if (line.trim() === "") {
+      } else if (NOT_TEXT_LINE.test(line)) {
+        if (/^\s*\{:toc\}/i.test(line) && TOC_ITEM.test(out.at(-1) ?? "")) out[out.length - 1] = "";
         out.push("");
-        continue;
-      }
-    }
-    if (inEsm) {
-      if (line.trim() === "") inEsm = false;
-      else {
-        out.push("");
-        continue;
-      }
-    }
-    if (inAdmonition) {
-      if (/^(?: {4}|\t)/.test(line)) line = line.replace(/^(?: {4}|\t)/, "");
-      else if (line.trim() !== "") inAdmonition = false;
-    }
-    const opens = FENCE.exec(line);
-    if (opens) {
-      fence = opens[1];
-      out.push(line);
-    } else if (ESM.test(line)) {
-      inEsm = true;
-      out.push("");
-    } else if (MKDOCS_ADMONITION.test(line)) {
-      inAdmonition = true;
-      out.push("");
-    } else if (SNIPPET_IMPORT.test(line)) {
-      out.push("");
-    } else if (NOT_TEXT_LINE.test(line)) {
-      if (/^\s*\{:toc\}/i.test(line) && TOC_ITEM.test(out.at(-1) ?? "")) out[out.length - 1] = "";
-      out.push("");
-    } else if (ADMONITION.test(line)) out.push("");
-    else out.push(line.includes("](") ? withoutTemplateDestinations(line) : line);
-  }
-  return out.join("\n");
+      } else if (ADMONITION.test(line)) out.push("");
+      else out.push(line.includes("](") ? withoutTemplateDestinations(line) : line);
+    },
+  };
 }
 
 /**
@@ -647,22 +869,29 @@ function prepareSource(body: string): string {
  */
 function htmlBlocks(html: string): TextBlock[] {
   const blocks: TextBlock[] = [];
-  const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1\s*>/i.exec(html);
+  const heading = firstSpan(html, H1_OPEN, H1_CLOSE);
   if (heading) {
-    const text = plainHtml(heading[1]);
+    const text = plainHtml(html.slice(heading[1], heading[2]));
     if (text) blocks.push({ kind: "heading", level: 1, text, prose: false });
   }
-  const text = withoutTemplates(plainHtml(html.replace(/<!--[\s\S]*?-->/g, "")));
+  const text = withoutTemplates(plainHtml(replaceSpans(html, "<!--", "-->")));
   if (text && !heading) blocks.push({ kind: "html", level: 0, text, prose: false });
   else if (text && heading) {
-    const rest = withoutTemplates(plainHtml(html.replace(heading[0], "")));
+    const rest = withoutTemplates(plainHtml(html.slice(0, heading[0]) + html.slice(heading[3])));
     if (rest) blocks.push({ kind: "html", level: 0, text: rest, prose: false });
   }
   return blocks;
 }
 
+/**
+ * An `<h1>` tag's start and end (an `<` inside the tag ends the try: a run of
+ * `<h1` without `>` is linear to search).
+ */
+const H1_OPEN = /<h1\b[^<>]*>/gi;
+const H1_CLOSE = /<\/h1\s*>/gi;
+
 function plainHtml(html: string): string {
-  const text = markdown.utils.unescapeAll(html.replace(/<[^>]*>/g, " "));
+  const text = markdown.utils.unescapeAll(replaceSpans(html, "<", ">", " "));
   return text.split("\n").map((line) => line.replace(/\s+/g, " ").trim()).filter(Boolean)
     .join("\n");
 }

@@ -4,13 +4,19 @@
 // than a parser: only tag boundaries and entities matter here, and the same
 // tag and entity rules already read HTML blocks inside Markdown.
 import type { TextBlock } from "./blocks.ts";
+import { replaceSpans } from "./spans.ts";
 import { decodeHTML } from "entities";
 
-/** Elements whose content is never text: scripts, styles, templates, embedded images. */
-const HIDDEN = /<(script|style|template|noscript|svg|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+/**
+ * The start tag of an element whose content is never text: scripts, styles,
+ * templates, embedded images. A tag holds no `<` here, nor in
+ * {@link BLOCK_TAG}: each try stops at the next one, so a run of `<div`
+ * without a `>` is linear to search.
+ */
+const HIDDEN_OPEN = /<(script|style|template|noscript|svg|head)\b[^<>]*>/gi;
 /** A tag that starts or ends a block: what parts one block of text from the next. */
 const BLOCK_TAG =
-  /<\/?(?:p|div|h[1-6]|li|ul|ol|dl|dt|dd|tr|td|th|table|thead|tbody|section|article|header|footer|main|nav|aside|blockquote|pre|figure|figcaption|br|hr|form|fieldset|details|summary|body|html)\b[^>]*>/gi;
+  /<\/?(?:p|div|h[1-6]|li|ul|ol|dl|dt|dd|tr|td|th|table|thead|tbody|section|article|header|footer|main|nav|aside|blockquote|pre|figure|figcaption|br|hr|form|fieldset|details|summary|body|html)\b[^<>]*>/gi;
 /** The elements whose text is prose. */
 const PROSE = new Set(["p", "li", "dd", "blockquote", "figcaption", "td", "summary"]);
 
@@ -29,14 +35,16 @@ const PROSE = new Set(["p", "li", "dd", "blockquote", "figcaption", "td", "summa
  * ```
  */
 export function htmlDocumentBlocks(html: string): TextBlock[] {
-  const source = html.replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(HIDDEN, "");
+  const source = withoutHidden(html.replace(/<!--[\s\S]*?(?:-->|$)/g, ""));
   const blocks: TextBlock[] = [];
-  // The innermost open block element, by its tag name (a stack, bounded by the input).
+  // The open block elements, innermost last (a stack, bounded by the input), and where
+  // each name is in it: closing one, or asking for an open `pre`, looks at no other.
   const open: string[] = [];
+  const where = new Map<string, number[]>();
   let at = 0;
   const emit = (raw: string) => {
-    const written = decodeHTML(raw.replace(/<[^>]*>/g, ""));
-    if (open.includes("pre")) {
+    const written = decodeHTML(replaceSpans(raw, "<", ">"));
+    if (where.get("pre")?.length) {
       const code = written.replace(/^\n+|\s+$/g, "");
       if (code) blocks.push({ kind: "code", level: 0, text: code, prose: false });
       return;
@@ -57,10 +65,52 @@ export function htmlDocumentBlocks(html: string): TextBlock[] {
     const name = /^<\/?([a-z0-9]+)/i.exec(tag[0])![1].toLowerCase();
     if (name === "br" || name === "hr") continue;
     if (tag[0][1] === "/") {
-      const i = open.lastIndexOf(name);
-      if (i !== -1) open.length = i;
-    } else if (!tag[0].endsWith("/>")) open.push(name);
+      const i = where.get(name)?.at(-1);
+      if (i === undefined) continue;
+      // It closes the elements opened inside it too.
+      for (let k = open.length - 1; k >= i; k--) where.get(open[k])!.pop();
+      open.length = i;
+    } else if (!tag[0].endsWith("/>")) {
+      let places = where.get(name);
+      if (!places) where.set(name, places = []);
+      places.push(open.length);
+      open.push(name);
+    }
   }
   emit(source.slice(at));
   return blocks;
+}
+
+/**
+ * `html` without the elements of {@link HIDDEN_OPEN} and what they hold, each
+ * to its end tag: what `/<(script|…)\b[^<>]*>[\s\S]*?<\/\1\s*>/gi` takes out,
+ * each end tag looked for from where the last search for it ended.
+ */
+function withoutHidden(html: string): string {
+  /** Per element name, the next end tag found: its start and end (-1: none left). */
+  const ends = new Map<string, [number, number]>();
+  let out = "";
+  let at = 0;
+  for (let from = 0;;) {
+    HIDDEN_OPEN.lastIndex = from;
+    const start = HIDDEN_OPEN.exec(html);
+    if (!start) break;
+    const name = start[1].toLowerCase();
+    const after = start.index + start[0].length;
+    let end = ends.get(name);
+    if (end === undefined || (end[0] !== -1 && end[0] < after)) {
+      const closer = new RegExp(`</${name}\\s*>`, "gi");
+      closer.lastIndex = after;
+      const found = closer.exec(html);
+      end = found ? [found.index, found.index + found[0].length] : [-1, -1];
+      ends.set(name, end);
+    }
+    if (end[0] === -1) {
+      from = start.index + 1; // no end tag after it: the pattern tries the next place
+      continue;
+    }
+    out += html.slice(at, start.index);
+    at = from = end[1];
+  }
+  return at === 0 ? html : out + html.slice(at);
 }

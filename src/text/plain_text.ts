@@ -1,3 +1,4 @@
+import type { Pacer } from "../util/concurrency.ts";
 import type { TextBlock } from "./blocks.ts";
 
 /**
@@ -47,3 +48,29 @@ export function firstProse(blocks: readonly TextBlock[]): string {
   const block = blocks.find((b) => b.prose);
   return block ? block.text.replace(/\s+/g, " ").trim() : "";
 }
+
+/**
+ * {@link plainText} for request-time work: the same text, joined a run of
+ * blocks at a time with `pace` between runs.
+ *
+ * @example
+ * ```ts
+ * import { plainTextPaced } from "./plain_text.ts";
+ * import { textBlocks } from "./blocks.ts";
+ * import { createPacer } from "../util/concurrency.ts";
+ * await plainTextPaced(textBlocks("# Title\n\nSome *text*."), createPacer()); // "Title\n\nSome text."
+ * ```
+ */
+export async function plainTextPaced(blocks: readonly TextBlock[], pace: Pacer): Promise<string> {
+  if (blocks.length <= RUN) return plainText(blocks);
+  const runs: string[] = [];
+  for (let at = 0; at < blocks.length; at += RUN) {
+    runs.push(plainText(blocks.slice(at, at + RUN)));
+    const turn = pace();
+    if (turn) await turn;
+  }
+  return runs.join("\n\n");
+}
+
+/** Blocks joined between two turns of a pacer. */
+const RUN = 4096;

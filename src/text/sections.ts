@@ -1,5 +1,6 @@
-import { sha256Hex } from "../util/hash.ts";
+import { sha256HexSync } from "../util/sha256.ts";
 import type { TextBlock } from "./blocks.ts";
+import { textWork } from "./work.ts";
 
 /** One section of a body (SPEC 13): what a pipeline embeds, and re-embeds only when its checksum changes. */
 export interface Section {
@@ -36,13 +37,23 @@ export function githubAnchor(heading: string): string {
   return heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N} _-]/gu, "").replaceAll(" ", "-");
 }
 
+/** Sections of one body at most: the text after the last heading that starts one stays in it. */
+export const MAX_SECTIONS = 10_000;
+
 /**
  * Splits a body's blocks into sections at headings of levels 1 to 3 (SPEC
  * 13), with anchors de-duplicated in order (`intro`, `intro-1`, `intro-2`)
  * and each text's SHA-256. The text before the first heading is a section
- * of level 0 with anchor `""`, left out when it has no text.
+ * of level 0 with anchor `""`, left out when it has no text. A body makes
+ * {@link MAX_SECTIONS} sections at most: the headings after that are text of
+ * the last section (as headings of levels 4–6 are), and `folded` is told
+ * how many. Time and memory are linear in the blocks' text: each checksum is
+ * computed in turn, synchronously (`util/sha256.ts`), `pace` between them.
  *
  * @param title the item's title (the heading of the text before the first heading)
+ * @param options `max`: sections at most (default {@link MAX_SECTIONS}); `folded`: told how
+ * many headings were folded into the last section, when any were; `pace`: yields during the
+ * work (a `Pacer` of `util/concurrency.ts`, for request-time callers)
  *
  * @example
  * ```ts
@@ -56,8 +67,15 @@ export function githubAnchor(heading: string): string {
 export async function sectionsOf(
   blocks: readonly TextBlock[],
   title: string,
+  options: {
+    readonly max?: number;
+    readonly folded?: (headings: number) => void;
+    readonly pace?: () => Promise<void> | undefined;
+  } = {},
 ): Promise<Section[]> {
-  const drafts: Omit<Section, "checksum">[] = [];
+  const max = options.max ?? MAX_SECTIONS;
+  const pace = options.pace ?? (() => undefined);
+  const sections: Section[] = [];
   // As GitHub's slugger counts them: the second "intro" is "intro-1", and a
   // heading that is itself "intro-1" then gets "intro-1-1".
   const occurrences = new Map<string, number>();
@@ -80,14 +98,33 @@ export async function sectionsOf(
     level: 0,
   };
   let texts: string[] = [];
+  let folded = 0;
+  /** Whether closing the current section keeps it: a heading's, or text before the first. */
+  const kept = () =>
+    current.level > 0 || texts.length > 1 || (texts.length === 1 && texts[0] !== "");
   const close = () => {
-    const text = texts.join("\n\n");
-    if (current.level > 0 || text !== "") drafts.push({ ...current, text });
+    if (kept()) {
+      const text = texts.join("\n\n");
+      textWork.digests++;
+      textWork.digestedChars += text.length;
+      sections.push({ ...current, text, checksum: sha256HexSync(text) });
+    }
     texts = [];
   };
-  for (const block of blocks) {
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b];
+    if (b % 64 === 63) {
+      const turn = pace();
+      if (turn) await turn;
+    }
     if (block.kind !== "heading" || block.level > 3) {
       texts.push(block.text);
+      continue;
+    }
+    // The last section allowed holds the rest, its headings as text.
+    if (sections.length + (kept() ? 1 : 0) >= max) {
+      texts.push(block.text);
+      folded++;
       continue;
     }
     close();
@@ -109,7 +146,6 @@ export async function sectionsOf(
     };
   }
   close();
-  return await Promise.all(
-    drafts.map(async (draft) => ({ ...draft, checksum: await sha256Hex(draft.text) })),
-  );
+  if (folded > 0) options.folded?.(folded);
+  return sections;
 }
