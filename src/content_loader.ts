@@ -2,7 +2,7 @@ import type { ContentConfig } from "./config.ts";
 import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
 import type { NameSlug } from "./fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
-import { type CommitDates, readGitDates } from "./source/git.ts";
+import { type CommitDates, type GitDates, readGitDates } from "./source/git.ts";
 import { createLoader, type Loaded } from "./source/loader.ts";
 
 /** A loader of a configuration's content as the service and the snapshot command use it. */
@@ -28,7 +28,9 @@ export interface ContentFilesOptions {
  * the start-up helper's), with the plugin's authors file and the file's
  * commit dates (SPEC 4): one `git log` over the tree before a full load, and
  * over the named files before a load of a few (config `git: false` turns it
- * off). A shallow clone gives no first-commit dates, and one warning.
+ * off). A file whose dates changed is derived again though its bytes did not
+ * (a commit, an amend). A shallow clone gives no first-commit dates, and one
+ * warning.
  *
  * @example
  * ```ts
@@ -49,6 +51,13 @@ export function createContentFilesLoader(
     config.plugins.flatMap((p) => p.authorNames ? [[p.name, p.authorNames]] : []),
   );
   let commits = new Map<string, CommitDates>();
+  /**
+   * Changes whenever some file's commit dates did; a file whose dates did not
+   * keeps its very `CommitDates` object, so the loader compares by identity.
+   */
+  let datesVersion = 0;
+  /** The digest of the whole tree's dates in `commits`, while nothing else changed them. */
+  let treeDigest: string | undefined;
   let shallow = false;
   let gitDates: Promise<void> | undefined;
   const loader = createLoader<IndexedFile>(config, {
@@ -59,6 +68,9 @@ export function createContentFilesLoader(
         context: { authorNames: authorNames[parsed.plugin], git: extra as CommitDates | undefined },
       }),
     extraFor: (shown) => commits.get(shown),
+    // A commit, amend, rebase or checkout changes a file's dates, not its
+    // bytes: such a file is derived again (SPEC 10, convergence).
+    extraVersion: () => datesVersion,
     beforeRead: () => gitDates,
     progress,
     helper: {
@@ -71,6 +83,31 @@ export function createContentFilesLoader(
       adopt: (file) => withNames(file, shareNames),
     },
   });
+  /** Takes the named files' dates; one git no longer knows (untracked since) loses its dates. */
+  const updateNamed = (named: readonly string[], dates: GitDates | undefined) => {
+    for (const path of named) {
+      const date = dates?.files.get(path);
+      const old = commits.get(path);
+      if (old === undefined ? date === undefined : date !== undefined && sameDates(old, date)) {
+        continue;
+      }
+      if (date) commits.set(path, date);
+      else commits.delete(path);
+      datesVersion++;
+      treeDigest = undefined;
+    }
+  };
+  /** Takes the whole tree's dates, keeping the object of each file whose dates did not change. */
+  const updateTree = (dates: GitDates | undefined) => {
+    const next = new Map<string, CommitDates>();
+    for (const [path, date] of dates?.files ?? []) {
+      const old = commits.get(path);
+      next.set(path, old && sameDates(old, date) ? old : date);
+    }
+    commits = next;
+    datesVersion++;
+    treeDigest = dates?.digest;
+  };
   const root = `${config.root}/`;
   return {
     foldersChanged: () => loader.foldersChanged(),
@@ -79,8 +116,8 @@ export function createContentFilesLoader(
         // git runs while the loader lists the folders; files are read once it has answered.
         const named = paths?.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
         gitDates = readGitDates(config.root, named).then((dates) => {
-          if (dates && named) { for (const [path, date] of dates.files) commits.set(path, date); }
-          else commits = new Map(dates?.files ?? []);
+          if (named) updateNamed(named, dates);
+          else if (dates?.digest !== treeDigest || (!dates && commits.size > 0)) updateTree(dates);
           shallow = dates?.shallow ?? false;
         });
       }
@@ -94,4 +131,9 @@ export function createContentFilesLoader(
       return { ...loaded, warnings: [warning, ...loaded.warnings] };
     },
   };
+}
+
+/** Whether two files' commit dates are the same. */
+function sameDates(a: CommitDates, b: CommitDates): boolean {
+  return a.first === b.first && a.last === b.last;
 }

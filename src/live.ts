@@ -1,3 +1,4 @@
+import { watchGitHead } from "./source/git_head.ts";
 import { watchFolder } from "./source/watch.ts";
 
 /** What a reload tells the live loop. */
@@ -22,6 +23,12 @@ export interface LiveOptions {
    * that were lost or coalesced (SPEC 10 "Convergence"). `0` turns it off.
    */
   readonly relistInterval: number;
+  /**
+   * Watch the git repository that holds the content (config `git`): a
+   * commit, amend, rebase or checkout reloads the files the new commits
+   * touched, as an edit of them would.
+   */
+  readonly git: boolean;
   /** Re-reads the named paths (absolute), or lists everything without `paths`. */
   readonly reload: (paths?: readonly string[]) => Promise<Reloaded>;
   /**
@@ -47,6 +54,8 @@ const SETTLE_MS = 60;
 const FOLLOW_UP_MS = 1000;
 /** How often the folders of the last listing are stat'ed while watching. */
 export const SWEEP_MS = 1000;
+/** A watched path in a `.git` folder (or the folder itself), with either separator. */
+const IN_GIT_FOLDER = /(^|[\\/])\.git([\\/]|$)/;
 
 /**
  * Keeps an index current (SPEC 10): watches the content root and reloads
@@ -54,13 +63,15 @@ export const SWEEP_MS = 1000;
  * folder changed (whatever the watcher saw), a second after a structural
  * change, and periodically; polls where watching is not possible, and from
  * the first time the content holds a FIFO or a device (Deno's watcher
- * stops for good on one). Returns the function that stops it all.
+ * stops for good on one). With `git`, a new commit checked out reloads the
+ * files it touched, whose dates changed though their bytes may not have.
+ * Returns the function that stops it all.
  *
  * @example
  * ```ts
  * import { keepLive } from "./live.ts";
  * const stop = keepLive({
- *   root: "/site/content", mode: true, pollInterval: 1000, relistInterval: 60_000,
+ *   root: "/site/content", mode: true, pollInterval: 1000, relistInterval: 60_000, git: true,
  *   reload: async () => ({ listed: true, irregular: false }), foldersChanged: () => false,
  *   warn: console.warn, initial: { listed: true, irregular: false },
  * });
@@ -111,7 +122,12 @@ export function keepLive(options: LiveOptions): () => void {
     }, SETTLE_MS);
   };
   const startWatching = () => {
-    stopWatching = watchFolder(root, onChange, (error) => {
+    // A `.git` inside the content root is never content, and a commit or a
+    // fetch writes hundreds of files there: the git watcher below covers it.
+    const onContentChange = (name: string | undefined) => {
+      if (name === undefined || !IN_GIT_FOLDER.test(name)) onChange(name);
+    };
+    stopWatching = watchFolder(root, onContentChange, (error) => {
       options.warn(`warning: watching ${root} failed (${error}); polling instead`);
       stopWatching?.();
       stopWatching = undefined;
@@ -141,6 +157,14 @@ export function keepLive(options: LiveOptions): () => void {
   const sweep = unref(setInterval(() => {
     if (stopWatching && options.foldersChanged()) relist();
   }, SWEEP_MS));
+  // A commit's files join the settle window as changed files do (a checkout
+  // changes both); `undefined` (too many, or unknown) lists everything.
+  const stopGit = options.git
+    ? watchGitHead(root, (paths) => {
+      if (paths === undefined) onChange(undefined);
+      else for (const path of paths) onChange(path);
+    })
+    : undefined;
   const periodic = options.relistInterval > 0
     ? unref(setInterval(relist, options.relistInterval))
     : undefined;
@@ -148,6 +172,7 @@ export function keepLive(options: LiveOptions): () => void {
   return () => {
     closed = true;
     stopWatching?.();
+    stopGit?.();
     stopPolling();
     clearTimeout(settle);
     clearTimeout(followUp);

@@ -270,6 +270,7 @@ export async function createService(
       mode: options.watch,
       pollInterval: options.pollInterval ?? 1000,
       relistInterval: options.relistInterval ?? 60_000,
+      git: config.git,
       reload: (paths) =>
         reload(paths).then(() => reloaded, (error) => {
           logger.error(`content reload failed; still serving the previous index: ${error}`);

@@ -3,10 +3,20 @@
 // one, its feed equals what a fresh start on the same files serves.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cleanChaos, comparable, runChaos } from "../bench/chaos_ops.ts";
 import { createContentApi } from "../mod.ts";
-import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
+import {
+  configFor,
+  git,
+  HAS_GIT,
+  LONG,
+  md,
+  memoryLogger,
+  removeSite,
+  writeSite,
+} from "./helpers.ts";
 import { OWN_RUNTIME, RUNTIMES, startServer } from "./server_helpers.ts";
 
 const CHAOS_MS = 3000;
@@ -76,6 +86,59 @@ describe("convergence after random file and folder operations (SPEC 10)", () => 
           await server.stop();
           await removeSite(root);
           await cleanChaos(root);
+        }
+      },
+    );
+  }
+});
+
+describe("convergence after a commit (SPEC 4, 10)", () => {
+  // Issue 24, item 6: a commit changes no content file, yet it changes the
+  // dates a fresh start serves. The deadline only bounds the test: the
+  // periodic re-listing (60 s) is far beyond it, so only watching git passes.
+  const DEADLINE_MS = 10_000;
+  for (const runtime of [OWN_RUNTIME]) {
+    it(
+      `${runtime}: a dirty file committed shows the commit's date in the feed and the sitemap`,
+      { timeout: 60_000 },
+      async (t) => {
+        if (!HAS_GIT) return t.skip("no git here");
+        const top = await writeSite({
+          "site/services.yaml": configFor(["docs", "api", "sitemap"], "https://example.com"),
+          "site/docs/a.md": md({ title: "A" }, LONG),
+        });
+        git(top, ["init", "-q"]);
+        git(top, ["add", "."]);
+        git(top, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
+        const config = join(top, "site/services.yaml");
+        const server = await startServer(RUNTIMES[runtime]("main.ts"), { CONTENT_CONFIG: config });
+        const dates = async () => {
+          const feed = await (await fetch(`${server.url}/api/content.json`)).json();
+          const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+          return [feed.data[0]?.last_update, /<lastmod>([^<]*)<\/lastmod>/.exec(sitemap)?.[1]];
+        };
+        const until = async (expected: string[]) => {
+          const start = Date.now();
+          let seen = await dates();
+          while (Date.now() - start < DEADLINE_MS && seen.join() !== expected.join()) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            seen = await dates();
+          }
+          return seen;
+        };
+        try {
+          assert.deepEqual(await dates(), ["2020-01-02", "2020-01-02"]);
+          await appendFile(join(top, "site/docs/a.md"), " More.");
+          const today = new Date().toISOString().slice(0, 10);
+          assert.deepEqual(await until([today, today]), [today, today]);
+          git(top, ["commit", "-qam", "two"], "2021-06-07T10:00:00Z");
+          assert.deepEqual(await until(["2021-06-07", "2021-06-07"]), ["2021-06-07", "2021-06-07"]);
+          const live = comparable(await (await fetch(`${server.url}/api/content.json`)).text());
+          await server.stop(); // a fresh start shares its journal's database
+          assert.equal(live, await freshFeed(config));
+        } finally {
+          await server.stop();
+          await removeSite(top);
         }
       },
     );

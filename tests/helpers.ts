@@ -1,5 +1,7 @@
 // Shared test helpers: real files in temporary folders, requests through fetch(Request).
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import process from "node:process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -226,4 +228,29 @@ export const FEED_KEYS = [
 /** SHA-256 of text or bytes as lowercase hex, from node:crypto (not the code under test). */
 export function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
+}
+
+/** Whether a `git` executable runs here (tests of git dates skip without one). */
+export const HAS_GIT: boolean = spawnSync("git", ["--version"]).status === 0;
+
+/**
+ * Runs `git` in `cwd` as a fixed author, without the user's or the system's
+ * git config, and with `date` (ISO) as author and committer date when given,
+ * so the expected commit dates are known. Returns what it printed.
+ */
+export function git(cwd: string, args: string[], date?: string): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+      ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+    },
+  });
 }

@@ -2,9 +2,24 @@
 // restart, by watching (or polling where watching is unavailable).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LONG, md, site, type TestSite } from "./helpers.ts";
+import { createContentApi } from "../mod.ts";
+import { watchGitHead } from "../src/source/git_head.ts";
+import {
+  configFor,
+  git,
+  HAS_GIT,
+  LONG,
+  md,
+  memoryLogger,
+  removeSite,
+  serviceOn,
+  site,
+  type TestSite,
+  writeSite,
+} from "./helpers.ts";
 
 const WITHIN_MS = 2000;
 
@@ -163,6 +178,182 @@ describe("reloading only named paths (what the watcher passes)", () => {
       assert.equal(index.byPath.get("docs/b")!.title, "B2, longer");
     } finally {
       await s.close();
+    }
+  });
+});
+
+/** A bound on waiting for git changes, not a measure: the assertions are on the values. */
+const GIT_DEADLINE_MS = 10_000;
+
+/** Waits until `check` holds, or fails naming `what` after {@link GIT_DEADLINE_MS}. */
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < GIT_DEADLINE_MS) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail(`${what}: not seen within ${GIT_DEADLINE_MS} ms`);
+}
+
+/**
+ * A folder whose content root is its `site/` folder, in a repository of the
+ * whole folder (the usual layout: `.git` beside the content root, not in
+ * it) or, `inside`, of `site/` only. One commit, dated 2020-01-02.
+ */
+async function repository(inside = false): Promise<string> {
+  const top = await writeSite({
+    "README.md": "The repository's own file, outside the content root.\n",
+    "site/services.yaml": configFor(["docs", "api", "sitemap"], "https://example.com"),
+    "site/docs/a.md": md({ title: "A" }, LONG),
+    "site/docs/b.md": md({ title: "B" }, LONG),
+    "site/notes.txt": "not content\n",
+  });
+  const repo = inside ? join(top, "site") : top;
+  git(repo, ["init", "-q"]);
+  git(repo, ["add", "."]);
+  git(repo, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
+  return top;
+}
+
+describe("git changes are content changes (SPEC 4, 10)", () => {
+  const variants = [[true, false], [true, true], ["poll", false]] as const;
+  for (const [mode, inside] of variants) {
+    const how = `${mode === true ? "watching" : "polling"}, .git ${
+      inside ? "in" : "beside"
+    } the root`;
+    it(`${how}: a dirty file committed, an amend, a checkout and a rebase show as an edit does; other files keep their items`, async (t) => {
+      if (!HAS_GIT) return t.skip("no git here");
+      const top = await repository(inside);
+      const repo = inside ? join(top, "site") : top;
+      const s = await serviceOn(join(top, "site"), { watch: mode, pollInterval: 200 });
+      try {
+        const lastUpdate = async (uri: string) => {
+          const { body } = await s.json("/api/content.json");
+          return body.data.find((item: { uri: string }) => item.uri === uri)?.last_update;
+        };
+        const shows = (what: string, date: string) =>
+          until(`${what} (a's last_update ${date})`, async () => (await lastUpdate("a")) === date);
+        assert.equal(await lastUpdate("a"), "2020-01-02");
+
+        // Changed since its commit: its modification time (today).
+        await appendFile(join(top, "site/docs/a.md"), " More.");
+        await shows("an append", new Date().toISOString().slice(0, 10));
+        const b = s.api.index.byPath.get("docs/b");
+
+        git(repo, ["commit", "-qam", "two"], "2021-06-07T10:00:00Z");
+        await shows("the commit of the dirty file", "2021-06-07");
+        // The commits touched a.md only: b was not derived again (the very same item).
+        assert.equal(s.api.index.byPath.get("docs/b"), b);
+
+        git(repo, ["commit", "-q", "--amend", "--no-edit"], "2022-08-09T10:00:00Z");
+        await shows("an amend (no file changed)", "2022-08-09");
+        assert.equal(s.api.index.byPath.get("docs/b"), b);
+
+        const main = git(repo, ["rev-parse", "--abbrev-ref", "HEAD"]).trim();
+        git(repo, ["checkout", "-q", "-b", "old", "HEAD~1"]);
+        await shows("a checkout of the first commit", "2020-01-02");
+        assert.equal(s.api.index.byPath.get("docs/b"), b);
+        const a = s.api.index.byPath.get("docs/a");
+
+        // A commit that touches no served file, then one of b: a stays as it is.
+        await appendFile(join(top, "README.md"), "More.\n");
+        await appendFile(join(top, "site/notes.txt"), "More.\n");
+        git(repo, ["commit", "-qam", "three"], "2023-01-01T10:00:00Z");
+        await appendFile(join(top, "site/docs/b.md"), " More.");
+        git(repo, ["commit", "-qam", "four"], "2024-02-03T10:00:00Z");
+        await until("a commit of b", async () => (await lastUpdate("b")) === "2024-02-03");
+        assert.equal(s.api.index.byPath.get("docs/a"), a);
+
+        // A rebase onto the amended commit: a's bytes change back, b's do not, but b's
+        // last commit is a new one (committed again, on 2025-05-05).
+        git(repo, ["rebase", "-q", main], "2025-05-05T10:00:00Z");
+        await shows("a rebase", "2022-08-09");
+        await until("b's rebased commit", async () => (await lastUpdate("b")) === "2025-05-05");
+
+        const fresh = await createContentApi({
+          config: join(top, "site/services.yaml"),
+          logger: memoryLogger(),
+        });
+        const feed = async (fetch: (r: Request) => Promise<Response>) =>
+          (await (await fetch(new Request("http://localhost:8000/api/content.json"))).json()).data;
+        assert.deepEqual(await feed(s.api.fetch), await feed(fresh.fetch));
+        fresh.close();
+      } finally {
+        await s.close();
+        await removeSite(top);
+      }
+    });
+  }
+
+  it("watchGitHead names the files under the root that the new commits touched, and only those", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const top = await repository();
+    const root = join(top, "site");
+    const calls: (readonly string[] | undefined)[] = [];
+    let ready: (watching: boolean) => void = () => {};
+    const started = new Promise<boolean>((resolve) => ready = resolve);
+    const stop = watchGitHead(root, (paths) => calls.push(paths && [...paths].sort()), {
+      onReady: ready,
+    });
+    const next = async (what: string) => {
+      const count = calls.length;
+      await until(what, () => calls.length > count);
+      return calls.at(-1);
+    };
+    try {
+      assert.equal(await started, true);
+      // A commit outside the root names nothing under it, so nothing is called for it.
+      await appendFile(join(top, "README.md"), "More.\n");
+      git(top, ["commit", "-qam", "outside"], "2021-01-01T10:00:00Z");
+      await appendFile(join(root, "notes.txt"), "More.\n");
+      git(top, ["commit", "-qam", "notes"], "2021-01-02T10:00:00Z");
+      assert.deepEqual(await next("a commit of notes.txt"), ["notes.txt"]);
+      assert.equal(calls.length, 1);
+
+      // An amend changes no file: what the dropped and the new commit touched.
+      git(top, ["commit", "-q", "--amend", "--no-edit"], "2021-01-03T10:00:00Z");
+      assert.deepEqual(await next("an amend"), ["notes.txt"]);
+
+      await appendFile(join(root, "docs/a.md"), " More.");
+      await appendFile(join(root, "docs/b.md"), " More.");
+      git(top, ["commit", "-qam", "both"], "2021-01-04T10:00:00Z");
+      assert.deepEqual(await next("a commit of two files"), ["docs/a.md", "docs/b.md"]);
+
+      // More files than a named load asks git about: every file's dates may change.
+      for (let i = 0; i < 201; i++) await writeFile(join(root, `docs/n${i}.md`), `${i}\n`);
+      git(top, ["add", "."]);
+      git(top, ["commit", "-qm", "many"], "2021-01-05T10:00:00Z");
+      assert.equal(await next("a commit of 201 files"), undefined);
+    } finally {
+      stop();
+      await removeSite(top);
+    }
+  });
+
+  it("watchGitHead follows a linked work tree's own HEAD, and watches nothing outside a repository", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const top = await repository();
+    const linked = `${top}-linked`;
+    const plain = await mkdtemp(join(tmpdir(), "content-feed-plain-"));
+    const stops: (() => void)[] = [];
+    const watch = (root: string, calls: unknown[]) =>
+      new Promise<boolean>((resolve) =>
+        stops.push(watchGitHead(root, (paths) => calls.push(paths), { onReady: resolve }))
+      );
+    try {
+      assert.equal(await watch(plain, []), false);
+      git(top, ["worktree", "add", "-q", "-b", "side", linked]);
+      const calls: unknown[] = [];
+      assert.equal(await watch(join(linked, "site"), calls), true);
+      await appendFile(join(linked, "site/docs/a.md"), " More.");
+      git(linked, ["commit", "-qam", "side"], "2021-01-02T10:00:00Z");
+      await until("a commit in the linked work tree", () => calls.length > 0);
+      assert.deepEqual(calls, [["docs/a.md"]]);
+    } finally {
+      for (const stop of stops) stop();
+      await removeSite(top);
+      await removeSite(linked);
+      await removeSite(plain);
     }
   });
 });

@@ -3,10 +3,23 @@
 // folder serves; this test edits a site step by step and compares the two.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { rm, writeFile } from "node:fs/promises";
+import { appendFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
-import { copySite, LONG, md, memoryLogger, removeSite, site } from "./helpers.ts";
+import { createContentFilesLoader } from "../src/content_loader.ts";
+import { loadConfigFile } from "../src/load_config.ts";
+import {
+  configFor,
+  copySite,
+  git,
+  HAS_GIT,
+  LONG,
+  md,
+  memoryLogger,
+  removeSite,
+  site,
+  writeSite,
+} from "./helpers.ts";
 
 const now = () => Date.UTC(2026, 10, 21, 9, 15, 2);
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -75,6 +88,118 @@ describe("re-index", () => {
       }
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe("re-index after git operations (SPEC 4, 10)", () => {
+  // A commit changes dates, not bytes: the re-listing (what the periodic one
+  // does) must still derive those files again, and only those.
+  it("re-derives exactly the files whose commit dates changed, and serves what a fresh start serves", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const s = await site({
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+      "docs/c.md": md({ title: "C" }, LONG),
+      "notes.txt": "not content\n",
+    }, {
+      now,
+      prepare: (root) => {
+        git(root, ["init", "-q"]);
+        git(root, ["add", "."]);
+        git(root, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
+        return Promise.resolve();
+      },
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const config = join(s.root, "services.yaml");
+    const loader = createContentFilesLoader(await loadConfigFile(config), { keepBody: false });
+    assert.equal((await loader.load()).read, 3);
+    // Each step: a git operation, the files a full re-listing reads again, a's last_update.
+    const steps: [string, () => unknown, number, string][] = [
+      [
+        "an append (the file is dirty)",
+        () => appendFile(join(s.root, "docs/a.md"), " More."),
+        1,
+        today,
+      ],
+      [
+        "its commit",
+        () => git(s.root, ["commit", "-qam", "two"], "2021-06-07T10:00:00Z"),
+        1,
+        "2021-06-07",
+      ],
+      [
+        "an amend",
+        () => git(s.root, ["commit", "-q", "--amend", "--no-edit"], "2022-08-09T10:00:00Z"),
+        1,
+        "2022-08-09",
+      ],
+      [
+        "a commit of no content file",
+        async () => {
+          await appendFile(join(s.root, "notes.txt"), "more\n");
+          git(s.root, ["commit", "-qam", "notes"], "2023-01-01T10:00:00Z");
+        },
+        0,
+        "2022-08-09",
+      ],
+      [
+        "a checkout of the first commit",
+        () => git(s.root, ["checkout", "-q", "-b", "old", "HEAD~2"]),
+        1,
+        "2020-01-02",
+      ],
+    ];
+    try {
+      for (const [what, operation, reads, lastUpdate] of steps) {
+        await operation();
+        assert.equal((await loader.load()).read, reads, `files read again after ${what}`);
+        await s.api.reload();
+        assert.equal(s.api.index.byPath.get("docs/a")!.last_update, lastUpdate, what);
+        const fresh = memoryLogger();
+        const api = await createContentApi({ config, logger: fresh, now });
+        const live = await everything(s.api.fetch, []);
+        assert.deepEqual(live, await everything(api.fetch, []), `after ${what}`);
+        api.close();
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("keeps the dates the start-up helper derived files with: after a commit, a re-listing reads only what it touched", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1100; i++) files[`docs/f${i}.md`] = md({ title: `F${i}` }, LONG);
+    const root = await writeSite({
+      "services.yaml": configFor(["docs", "api"]),
+      "notes.txt": "not content\n",
+      ...files,
+    });
+    try {
+      git(root, ["init", "-q"]);
+      git(root, ["add", "."]);
+      git(root, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
+      const config = await loadConfigFile(join(root, "services.yaml"));
+      const loader = createContentFilesLoader(config, { keepBody: false });
+      const first = await loader.load();
+      assert.equal(first.read, 1100);
+      assert.equal(first.files[0].fields.lastUpdate, "2020-01-02");
+      assert.ok(first.helped > 0 || !("Worker" in globalThis), "the helper read some");
+      assert.equal((await loader.load()).read, 0);
+      // New dates in git (a commit), none for a content file: each file is checked, none read.
+      await appendFile(join(root, "notes.txt"), "more\n");
+      git(root, ["commit", "-qam", "notes"], "2021-01-02T10:00:00Z");
+      assert.equal((await loader.load()).read, 0);
+      await appendFile(join(root, "docs/f7.md"), " More.");
+      git(root, ["commit", "-qam", "f7"], "2022-01-02T10:00:00Z");
+      const after = await loader.load();
+      assert.equal(after.read, 1);
+      const f7 = after.files.find((file) => file.path === "f7.md")!;
+      assert.equal(f7.fields.lastUpdate, "2022-01-02");
+    } finally {
+      await removeSite(root);
     }
   });
 });

@@ -1,6 +1,7 @@
 // Commit dates of content files (SPEC 4 "Git dates"): from one `git log`
 // over the content root, never one process per file.
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
@@ -19,6 +20,11 @@ export interface GitDates {
   readonly files: ReadonlyMap<string, CommitDates>;
   /** Whether the clone is shallow (then no file has a first-commit date). */
   readonly shallow: boolean;
+  /**
+   * A digest of what git answered: the same digest, the same dates, so a
+   * caller tells that nothing changed without comparing every file's.
+   */
+  readonly digest: string;
 }
 
 /**
@@ -26,8 +32,14 @@ export interface GitDates {
  * above it, or a `GIT_DIR` set. A few stats, where starting `git` to learn
  * that the content is not in a repository cost tens of milliseconds of a
  * cold start.
+ *
+ * @example
+ * ```ts
+ * import { inWorkTree } from "./git.ts";
+ * if (await inWorkTree("/site/content")) console.log("git may know its dates");
+ * ```
  */
-async function inWorkTree(root: string): Promise<boolean> {
+export async function inWorkTree(root: string): Promise<boolean> {
   if (process.env.GIT_DIR) return true;
   for (let dir = root;; dir = dirname(dir)) {
     try {
@@ -40,15 +52,35 @@ async function inWorkTree(root: string): Promise<boolean> {
 }
 
 /** Paths asked for by name at most; more, and the whole tree is asked for. */
-const MAX_NAMED = 200;
+export const MAX_NAMED = 200;
 
-function git(root: string, args: readonly string[]): Promise<string> {
+/**
+ * Runs `git` in `root` and resolves with what it printed, or rejects when it
+ * fails (no `git`, not a repository, a bad revision).
+ *
+ * @example
+ * ```ts
+ * import { runGit } from "./git.ts";
+ * const head = (await runGit("/site/content", ["rev-parse", "HEAD"])).trim();
+ * ```
+ */
+export function runGit(root: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(
       "git",
       // --no-optional-locks: a `git status` here must never take the index
       // lock from the user's own `git add` or `git commit` in the same tree.
-      ["--no-optional-locks", "-C", root, "-c", "core.quotePath=false", ...args],
+      // --literal-pathspecs: a file named `[a].md` or `:x.md` is that file,
+      // not a pattern.
+      [
+        "--no-optional-locks",
+        "--literal-pathspecs",
+        "-C",
+        root,
+        "-c",
+        "core.quotePath=false",
+        ...args,
+      ],
       { maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
       (error, stdout) => error ? reject(error) : resolve(stdout),
     )
@@ -80,8 +112,8 @@ export async function readGitDates(
   let head: string, log: string, status: string;
   try {
     [head, log, status] = await Promise.all([
-      git(root, ["rev-parse", "--show-prefix", "--is-shallow-repository"]),
-      git(root, [
+      runGit(root, ["rev-parse", "--show-prefix", "--is-shallow-repository"]),
+      runGit(root, [
         "log",
         "--format=@%ct",
         "--name-only",
@@ -90,7 +122,7 @@ export async function readGitDates(
         "--relative",
         ...scope,
       ]),
-      git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]),
+      runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]),
     ]);
   } catch {
     return undefined; // not a work tree, no git, or no commit yet
@@ -122,5 +154,7 @@ export async function readGitDates(
     if (relative !== undefined) delete files.get(relative)?.last;
   }
   if (shallow) { for (const dates of files.values()) delete dates.first; }
-  return { files, shallow };
+  const digest = createHash("sha1").update(head).update("\0").update(log).update("\0")
+    .update(status).digest("hex");
+  return { files, shallow, digest };
 }

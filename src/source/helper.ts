@@ -17,7 +17,10 @@ export interface HelperBatch {
   readonly data: unknown;
 }
 
-/** A batch's results, as the helper posts them back: each file prepared, or a warning. */
+/**
+ * A batch's results, as the helper posts them back: each file prepared, or a
+ * warning, in the order of the batch's jobs.
+ */
 export interface HelperReply<T> {
   readonly id: number;
   readonly results: readonly (Omit<ReadResult, "result"> & { readonly result: T | Warning })[];
@@ -69,13 +72,18 @@ export function runHelper<T extends object>(
       resolve(read);
     };
     worker.onmessage = ({ data }: MessageEvent<HelperReply<T>>) => {
+      const jobs = pending.get(data.id) ?? [];
       pending.delete(data.id);
-      for (const result of data.results) {
+      data.results.forEach((result, i) => {
         const value = result.result;
-        store(
-          isWarning(value) || !helper.adopt ? result : { ...result, result: helper.adopt(value) },
-        );
-      }
+        if (isWarning(value)) return store(result);
+        // What the file was prepared with, kept beside it (the loader compares it
+        // on the next load): the worker answers a batch's jobs in their order.
+        const job = jobs[i]?.abs === result.abs && jobs[i].plugin === result.plugin
+          ? jobs[i]
+          : jobs.find((j) => j.abs === result.abs && j.plugin === result.plugin);
+        store({ ...result, result: helper.adopt ? helper.adopt(value) : value, extra: job?.extra });
+      });
       read += data.results.length;
       send();
       if (pending.size === 0) end();

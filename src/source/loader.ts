@@ -70,6 +70,15 @@ export interface LoaderOptions<T> {
    */
   readonly extraFor?: (shown: string) => unknown;
   /**
+   * Changes (by `!==`) whenever what `extraFor` attaches may have changed
+   * (a commit changed some file's dates, not its bytes). Then each file is
+   * checked once: one that `extraFor` now gives another value (by `===`) is
+   * read and prepared again though its size and modification time did not
+   * change. While it stays the same, nothing is compared: a re-listing costs
+   * what it costs without extras. Without it, extras are never compared.
+   */
+  readonly extraVersion?: () => unknown;
+  /**
    * Awaited after listing and before any file is read: what `extraFor`
    * answers from may still be on its way (commit dates from a `git log`
    * that runs while the folders are listed).
@@ -96,12 +105,14 @@ export interface Entry<T> {
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
   readonly size: number;
+  /** What `extraFor` attached when the file was read (`prepare` made `result` with it). */
+  readonly extra?: unknown;
 }
 
 /**
  * Creates a loader for a configuration. A file is read again only when its
- * modification time or size changed; otherwise what `prepare` made of it is
- * reused.
+ * modification time or size changed, or what `extraFor` attaches to it
+ * (see `extraVersion`); otherwise what `prepare` made of it is reused.
  *
  * @example
  * ```ts
@@ -116,12 +127,14 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper, extraFor, beforeRead, progress } = options;
+  const { prepare, helper, extraFor, extraVersion, beforeRead, progress } = options;
   let cache = new Map<string, Entry<T>>();
   let listingWarnings: Warning[] = [];
   let folderStamps = new Map<string, number>();
   let irregular = false;
   let listedOnce = false;
+  /** The `extraVersion` every kept file was last checked against (or read under). */
+  let checkedVersion: unknown;
   const selectors = config.plugins.map((plugin) => ({
     plugin,
     folder: plugin.path ? `${config.root}/${plugin.path}/` : `${config.root}/`,
@@ -137,6 +150,21 @@ export function createLoader<T extends object>(
     maxSize: config.maxFileSize,
     extra: extraFor?.(shown),
   });
+  /**
+   * Whether a file read before can be reused as it is: same size and
+   * modification time, and (when `checkExtra`, the extras' version having
+   * changed) prepared with what would be attached to it now.
+   */
+  const reusable = (
+    old: Entry<T> | undefined,
+    stamp: Stamp,
+    checkExtra: boolean,
+    shown: () => string,
+  ) =>
+    old !== undefined && old.mtime === stamp.mtime && old.size === stamp.size &&
+    (!checkExtra || isWarning(old.result) || old.extra === extraFor?.(shown()));
+  /** Whether the extras may have changed since every kept file was checked against them. */
+  const extrasMoved = () => extraVersion !== undefined && extraVersion() !== checkedVersion;
 
   const finish = (
     next: Map<string, Entry<T>>,
@@ -170,7 +198,7 @@ export function createLoader<T extends object>(
       store(
         isWarning(read.result)
           ? read as Entry<T>
-          : { ...read, result: prepare(read.result, shown, extra) },
+          : { ...read, result: prepare(read.result, shown, extra), extra },
       );
     const one = () => cursor < todo.length ? todo[cursor++] : undefined;
     const take = (count: number) => todo.slice(cursor, cursor += count);
@@ -224,14 +252,17 @@ export function createLoader<T extends object>(
     }
     irregular = listed.some(({ listing }) => listing.irregular);
     await beforeRead?.();
+    const checkExtra = extrasMoved();
     for (const { plugin, shown, found } of listed) {
       for (const file of found) {
         const key = entryKey(plugin.name, file.abs);
         const old = cache.get(key);
-        if (old && old.mtime === file.mtime && old.size === file.size) next.set(key, old);
+        // Stamped by the listing, but on the first load (whose cache is empty).
+        if (reusable(old, file as Stamp, checkExtra, () => shown(file.path))) next.set(key, old!);
         else todo.push(job(file, plugin.name, shown(file.path)));
       }
     }
+    checkedVersion = extraVersion?.(); // every file kept was checked, every other is read now
     const helped = await readAll(todo, next, first);
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
@@ -250,6 +281,7 @@ export function createLoader<T extends object>(
       // above it, a file that replaced a folder, something that is not a
       // regular file) is listed again in full, which reads only what changed.
       await beforeRead?.();
+      const checkExtra = extrasMoved();
       const next = new Map(cache);
       const todo: ReadJob[] = [];
       let removed = false;
@@ -274,10 +306,10 @@ export function createLoader<T extends object>(
             return await full();
           }
           if (!owner.select(path)) continue;
-          const old = next.get(key);
-          if (!reread && old && old.mtime === info.mtime && old.size === info.size) continue;
+          const shown = contentPath(owner.plugin.path, path);
+          if (!reread && reusable(next.get(key), info, checkExtra, () => shown)) continue;
           const found = { path, abs, mtime: info.mtime, size: info.size };
-          todo.push(job(found, owner.plugin.name, contentPath(owner.plugin.path, path)));
+          todo.push(job(found, owner.plugin.name, shown));
         }
       }
       const helped = await readAll(todo, next, false);
