@@ -73,7 +73,7 @@ export {
   type RenderOptions,
   shapedItemJson,
 } from "./src/feed/render.ts";
-export { type Cursor, formatCursor, parseCursor } from "./src/journal/cursor.ts";
+export { type Cursor, formatCursor, parseCursor } from "./src/sync/cursor.ts";
 export {
   type Change,
   type ChangesAnswer,
@@ -81,7 +81,7 @@ export {
   cursorProblem,
   type JournalEntry,
   type JournalState,
-} from "./src/journal/state.ts";
+} from "./src/sync/state.ts";
 export { type Section, sectionsOf } from "./src/text/sections.ts";
 export { type TextBlock, textBlocks } from "./src/text/blocks.ts";
 export { renderItem } from "./src/feed/item_form.ts";

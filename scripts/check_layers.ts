@@ -14,7 +14,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["text", /^src\/text\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
-  ["journal", /^src\/journal\//],
+  ["sync", /^src\/sync\//],
   ["feed", /^src\/feed\//],
   ["outputs", /^src\/outputs\//],
   ["http", /^src\/http\//],

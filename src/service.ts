@@ -15,8 +15,8 @@ import {
   snapshotFiles,
   snapshotSettings,
 } from "./snapshot.ts";
-import { createJournal, type Journal } from "./journal/journal.ts";
-import { formatCursor } from "./journal/cursor.ts";
+import { createJournal, type Journal } from "./sync/journal.ts";
+import { formatCursor } from "./sync/cursor.ts";
 import { createContentFilesLoader } from "./content_loader.ts";
 import type { Loaded } from "./source/loader.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";

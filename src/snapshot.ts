@@ -8,8 +8,8 @@ import { createContentFilesLoader } from "./content_loader.ts";
 import type { ParsedFile, Warning } from "./source/parsed_file.ts";
 import { compareText } from "./util/compare.ts";
 import { contentPath } from "./util/path.ts";
-import { createJournal } from "./journal/journal.ts";
-import type { JournalState } from "./journal/state.ts";
+import { createJournal } from "./sync/journal.ts";
+import type { JournalState } from "./sync/state.ts";
 
 /**
  * One served file in a snapshot: where it was, its derived fields and its
@@ -74,7 +74,7 @@ export interface SnapshotJournal {
  * @example
  * ```ts
  * import { journalToSnapshot } from "./snapshot.ts";
- * import { emptyJournal } from "./journal/state.ts";
+ * import { emptyJournal } from "./sync/state.ts";
  * journalToSnapshot(emptyJournal("j1")); // { id: "j1", head: 0, horizon: 0, entries: [] }
  * ```
  */

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createNameInterner } from "../src/fields/names.ts";
 import { createAnswerStore } from "../src/http/answer_store.ts";
-import { emptyJournal } from "../src/journal/state.ts";
+import { emptyJournal } from "../src/sync/state.ts";
 import { createResponseCache } from "../src/http/response_cache.ts";
 import { buildIndex } from "../src/index/build.ts";
 import { join } from "node:path";

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createJournal } from "../src/journal/journal.ts";
-import { openJournalStore } from "../src/journal/sqlite_store.ts";
-import { cursorProblem, planRecord } from "../src/journal/state.ts";
+import { createJournal } from "../src/sync/journal.ts";
+import { openJournalStore } from "../src/sync/sqlite_store.ts";
+import { cursorProblem, planRecord } from "../src/sync/state.ts";
 import { LONG, md, removeSite, writeSite } from "./helpers.ts";
 import { OWN_RUNTIME, type Running, RUNTIMES, startServer } from "./server_helpers.ts";
 

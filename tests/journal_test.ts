@@ -7,7 +7,7 @@ import { DatabaseSync } from "node:sqlite";
 import { mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatCursor, parseCursor } from "../src/journal/cursor.ts";
+import { formatCursor, parseCursor } from "../src/sync/cursor.ts";
 import {
   applyChanges,
   changesSince,
@@ -17,9 +17,9 @@ import {
   type JournalState,
   planRecord,
   type RecordedItem,
-} from "../src/journal/state.ts";
-import { JournalUnavailable, openJournalStore } from "../src/journal/sqlite_store.ts";
-import { changeKey } from "../src/journal/change_key.ts";
+} from "../src/sync/state.ts";
+import { JournalUnavailable, openJournalStore } from "../src/sync/sqlite_store.ts";
+import { changeKey } from "../src/sync/change_key.ts";
 import type { Item } from "../src/index/item.ts";
 import { LONG, md, removeSite, serviceOn, type TestSite, writeSite } from "./helpers.ts";
 

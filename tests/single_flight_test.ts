@@ -9,7 +9,7 @@ import { createContentFilesLoader } from "../src/content_loader.ts";
 import { createHandler } from "../src/http/handler.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
-import { createJournal } from "../src/journal/journal.ts";
+import { createJournal } from "../src/sync/journal.ts";
 import { loadConfigFile } from "../src/load_config.ts";
 import { readBody, readCheckedBytes } from "../src/source/read_file.ts";
 import { createSingleFlight } from "../src/util/single_flight.ts";

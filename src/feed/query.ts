@@ -1,4 +1,4 @@
-import { type Cursor, parseCursor } from "../journal/cursor.ts";
+import { type Cursor, parseCursor } from "../sync/cursor.ts";
 import { parseDate } from "../util/dates.ts";
 import { fold, slugify } from "../util/slugify.ts";
 

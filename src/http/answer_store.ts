@@ -1,7 +1,7 @@
 import { type FeedBytes, renderFullFeed } from "../feed/render.ts";
 import type { Index } from "../index/build.ts";
-import { formatCursor } from "../journal/cursor.ts";
-import type { JournalState } from "../journal/state.ts";
+import { formatCursor } from "../sync/cursor.ts";
+import type { JournalState } from "../sync/state.ts";
 import {
   answerReady,
   represent,

@@ -22,8 +22,8 @@ import {
   renderWithBodies,
   seedBytesOf,
 } from "../feed/render.ts";
-import { formatCursor } from "../journal/cursor.ts";
-import { changesSince, cursorProblem, type JournalState } from "../journal/state.ts";
+import { formatCursor } from "../sync/cursor.ts";
+import { changesSince, cursorProblem, type JournalState } from "../sync/state.ts";
 import { renderSitemap } from "../feed/sitemap.ts";
 import { JSON_FEED_PAGE, renderJsonFeed } from "../outputs/json_feed.ts";
 import { renderLlmsFull, renderLlmsTxt } from "../outputs/llms.ts";
@@ -114,7 +114,7 @@ const BUILDS_AT_ONCE = 2;
  * ```ts
  * import { createHandler } from "./handler.ts";
  * import { buildIndex } from "../index/build.ts";
- * import { emptyJournal } from "../journal/state.ts";
+ * import { emptyJournal } from "../sync/state.ts";
  * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] }, 0);
  * const journal = emptyJournal();
  * const handle = createHandler({ index: () => index, journal: () => journal, baseUrl: undefined,
