@@ -3,9 +3,12 @@
  * `GET /api/content.json`, for the machines that index a site.
  *
  * The service is {@link createContentApi}: it loads a content folder (or a
- * snapshot) into an index and returns a `fetch(Request)` handler. The pure
- * parts it is made of (query parsing, filtering, rendering, the index
- * build) are here too, for callers that build feeds themselves.
+ * snapshot) into an index and returns a `fetch(Request)` handler to hand to
+ * `Deno.serve`, `Bun.serve`, srvx, Hono's `mount` or a worker's
+ * `export default`. Beside it: loading and validating a configuration,
+ * building an index from parsed files, parsing a feed query, and reading and
+ * writing snapshots for deployments without a file system. Everything else
+ * is internal: tests and tools import it by path.
  *
  * @example
  * ```ts
@@ -22,88 +25,15 @@ export {
   createContentApi,
   type Logger,
 } from "./src/service.ts";
-export {
-  CONFIG_KEY,
-  ConfigError,
-  type ContentConfig,
-  type ContentPluginConfig,
-  parseConfig,
-  validateConfig,
-} from "./src/config.ts";
+export { ConfigError, type ContentConfig, validateConfig } from "./src/config.ts";
 export { loadConfigFile, loadConfigObject } from "./src/load_config.ts";
-export { CONTENT_PLUGINS, type ContentPluginName } from "./src/plugins.ts";
-export type { LeftOutReason, ParsedFile, Warning } from "./src/source/parsed_file.ts";
-export type { IndexedFile } from "./src/fields/indexed_file.ts";
-export type { FileFields, NotIndexable } from "./src/fields/derive.ts";
-export type { NameSlug } from "./src/fields/names.ts";
-export {
-  buildIndex,
-  type BuildOptions,
-  type Index,
-  type IndexReuse,
-  type IndexSettings,
-  type PluginSettings,
-} from "./src/index/build.ts";
-export type { Item, Tag } from "./src/index/item.ts";
-export {
-  FEED_PARAMETERS,
-  type Filters,
-  INCLUDE_FIELDS,
-  type IncludeField,
-  ITEM_FIELDS,
-  type ItemField,
-  parseQuery,
-  type QueryProblem,
-  type QueryVocabulary,
-  SEED_FIELDS,
-  SORT_ORDERS,
-  type SortOrder,
-} from "./src/feed/query.ts";
-export { filterItems, type Page, paginate, sortItems } from "./src/feed/filter.ts";
-export type { Contains } from "./src/feed/search.ts";
-export {
-  type ChangedItems,
-  type FeedBytes,
-  type ItemExtras,
-  itemJson,
-  renderChangesBytes,
-  renderFeed,
-  renderFeedBytes,
-  renderFullFeed,
-  type RenderOptions,
-  shapedItemJson,
-} from "./src/feed/render.ts";
-export { type Cursor, formatCursor, parseCursor } from "./src/sync/cursor.ts";
-export {
-  type Change,
-  type ChangesAnswer,
-  changesSince,
-  cursorProblem,
-  type JournalEntry,
-  type JournalState,
-} from "./src/sync/state.ts";
-export { type Section, sectionsOf } from "./src/text/sections.ts";
-export { type TextBlock, textBlocks } from "./src/text/blocks.ts";
-export { renderItem } from "./src/feed/item_form.ts";
-export { renderSitemap } from "./src/feed/sitemap.ts";
-export { itemMarkdown, markdownUrl } from "./src/outputs/markdown.ts";
-export { renderLlmsFull, renderLlmsTxt } from "./src/outputs/llms.ts";
-export { JSON_FEED_PAGE, renderJsonFeed } from "./src/outputs/json_feed.ts";
-export { pageLinks } from "./src/feed/links.ts";
+export type { ParsedFile } from "./src/source/parsed_file.ts";
+export { buildIndex, type Index, type IndexSettings } from "./src/index/build.ts";
+export type { Item } from "./src/index/item.ts";
+export { parseQuery, type Query, type QueryProblem } from "./src/routes/query.ts";
 export {
   makeSnapshot,
+  readSnapshotFile,
   type Snapshot,
-  type SnapshotFile,
-  type SnapshotJournal,
   writeSnapshotFile,
 } from "./src/snapshot.ts";
-export { slugify } from "./src/util/slugify.ts";
-export {
-  checkContent,
-  type CheckReport,
-  checkReportJson,
-  formatCheckReport,
-  LEFT_OUT_REASONS,
-  type LeftOut,
-  type PluginReport,
-} from "./src/cli/check.ts";

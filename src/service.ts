@@ -253,9 +253,22 @@ export async function createService(
     readBytes: config === undefined
       ? undefined
       : (item) => readCheckedBytes(fileOf(item), item.checksum, config!.maxFileSize),
-    // Re-read even if its size and mtime are the same: its bytes are not.
-    refresh: root === undefined ? undefined : (items) => reload(items.map(fileOf), true),
+    // A request found files changed since the index was built: they are re-read in the
+    // background, once however many requests found them (no request waits for a reload),
+    // even if their size and mtime are the same (their bytes are not).
+    stale: root === undefined ? undefined : (items) => {
+      const paths = items.map(fileOf).filter((path) => !rereading.has(path));
+      if (paths.length === 0) return;
+      for (const path of paths) rereading.add(path);
+      reload(paths, true).catch((error) =>
+        logger.error(`re-indexing ${paths.join(", ")} failed: ${error}`)
+      ).finally(() => {
+        for (const path of paths) rereading.delete(path);
+      });
+    },
   });
+  /** Files a request found changed, being re-read now. */
+  const rereading = new Set<string>();
 
   // Reloads queue behind each other; the swap is one assignment, so a request
   // sees the old index or the new one, never a half-built one.

@@ -1,17 +1,20 @@
 // The server's index holds no bodies: the item route and search read them
 // again from the files, checked against the indexed checksum. These tests
 // pin what a client sees when a file changes or goes away before the index
-// catches up, and that a body is never paired with another version's fields.
+// catches up (a 503 with Retry-After; no request reloads the index, the
+// service re-reads the file in the background), and that a body is never
+// paired with another version's fields.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { filterItems } from "../src/feed/filter.ts";
-import { renderItem } from "../src/feed/item_form.ts";
+import { itemJson } from "../src/feed/item_json.ts";
+import { formShape } from "../src/index/shape.ts";
 import { createSearchTexts } from "../src/feed/search.ts";
 import type { Item } from "../src/index/item.ts";
 import { readBody } from "../src/source/read_file.ts";
-import { LONG, md, sha256, withSite } from "./helpers.ts";
+import { LONG, md, sha256, type TestSite, withSite } from "./helpers.ts";
 
 const FILES = {
   "docs/guide.md": md({ title: "Guide" }, `${LONG} apple`),
@@ -30,11 +33,29 @@ describe("bodies read from the files", () => {
     });
   });
 
-  it("a file changed before a re-index: the item route catches up and serves the new version", async () => {
+  /**
+   * What a request gets for a file that changed since the index was built:
+   * a 503 problem with Retry-After (never one version's body under another
+   * version's fields), and no reload of its own (the index is the same one).
+   */
+  const changedUnder = async (s: TestSite, path: string) => {
+    const before = s.api.index;
+    const { status, headers, body } = await s.json(path);
+    assert.equal(status, 503);
+    assert.equal(headers.get("retry-after"), "1");
+    assert.equal(headers.get("content-type"), "application/problem+json");
+    assert.match(body.detail, /docs\/guide\.md changed while it was read; try again/);
+    assert.equal(s.api.index, before, "the request did not reload the index");
+    // The service was told: it re-reads the file in the background (a reload queues behind).
+    await s.api.reload();
+  };
+
+  it("a file changed before a re-index: a 503, then the new version once the index caught up", async () => {
     await withSite(FILES, {}, async (s) => {
       const before = s.api.index;
       const changed = md({ title: "Guide, edited" }, `${LONG} cherry`);
       await writeFile(join(s.root, "docs/guide.md"), changed);
+      await changedUnder(s, "/docs/guide.json");
       const { status, body } = await s.json("/docs/guide.json");
       assert.equal(status, 200);
       assert.equal(body.title, "Guide, edited");
@@ -51,20 +72,30 @@ describe("bodies read from the files", () => {
     await withSite(FILES, {}, async (s) => {
       const abs = join(s.root, "docs/guide.md");
       const { atime, mtime } = await stat(abs);
-      const changed = FILES["docs/guide.md"].replace("apple", "grape");
-      assert.equal(changed.length, FILES["docs/guide.md"].length);
-      await writeFile(abs, changed);
-      await utimes(abs, atime, mtime);
-      const { status, body } = await s.json("/docs/guide.json");
-      assert.equal(status, 200);
-      assert.equal(body.body, `${LONG} grape`);
-      assert.equal(body.checksum, sha256(changed));
+      // Found by the Markdown form, then by a feed with bodies: each a 503, then caught up.
+      for (
+        const [path, fruit] of [["/docs/guide.md", "grape"], [
+          "/api/content.json?include=body",
+          "melon",
+        ]]
+      ) {
+        const changed = FILES["docs/guide.md"].replace("apple", fruit);
+        assert.equal(changed.length, FILES["docs/guide.md"].length);
+        await writeFile(abs, changed);
+        await utimes(abs, atime, mtime);
+        await changedUnder(s, path);
+        const { status, body } = await s.json("/docs/guide.json");
+        assert.equal(status, 200);
+        assert.equal(body.body, `${LONG} ${fruit}`);
+        assert.equal(body.checksum, sha256(changed));
+      }
     });
   });
 
-  it("a file removed before a re-index: the item route answers 404 and the feed drops it", async () => {
+  it("a file removed before a re-index: a 503, then a 404 and the feed drops it", async () => {
     await withSite(FILES, {}, async (s) => {
       await rm(join(s.root, "docs/guide.md"));
+      await changedUnder(s, "/docs/guide.json");
       const { status, headers } = await s.json("/docs/guide.json");
       assert.equal(status, 404);
       assert.equal(headers.get("content-type"), "application/problem+json");
@@ -126,9 +157,13 @@ describe("bodies read from the files", () => {
   it("pure renderers refuse an item without its body rather than guess it", async () => {
     await withSite(FILES, {}, (s) => {
       const item: Item = s.api.index.feed[0];
-      assert.throws(() => renderItem(item, "https://example.com"), TypeError);
+      const form = formShape([]);
+      assert.throws(() => itemJson(item, "https://example.com", form), TypeError);
       assert.throws(() => filterItems(s.api.index, { page: 1, search: ["apple"] }), TypeError);
-      assert.match(renderItem(item, "https://example.com", "Given."), /"body":"Given\."/);
+      assert.match(
+        itemJson(item, "https://example.com", form, { body: "Given." }),
+        /"body":"Given\./,
+      );
       return Promise.resolve();
     });
   });

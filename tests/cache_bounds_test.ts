@@ -4,7 +4,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createNameInterner } from "../src/fields/names.ts";
-import { createAnswerStore } from "../src/http/answer_store.ts";
+import {
+  type AnswerContext,
+  type AnswerStore,
+  createAnswerStore,
+} from "../src/http/answer_store.ts";
+import { answer, type AnswerPlan } from "../src/feed/plan.ts";
 import { emptyJournal } from "../src/sync/state.ts";
 import { createResponseCache } from "../src/http/response_cache.ts";
 import { buildIndex } from "../src/index/build.ts";
@@ -62,37 +67,58 @@ describe("the answer store", () => {
   };
   const index = buildIndex([], settings, 0);
 
+  const gatherNothing = () => Promise.resolve({ extras: new Map(), changed: [] });
+  /** A plan whose body is made from nothing, counting how often it is made. */
+  const counted = (key: string, body: string) => {
+    const plan = { ...answer(key, "text/plain", () => body), made: 0 };
+    const make = plan.make;
+    plan.make = (making) => {
+      plan.made++;
+      return make(making);
+    };
+    return plan;
+  };
+  /** Sends a plan's answer, as the handler does. */
+  const send = async (store: AnswerStore, c: AnswerContext, request: Request, plan: AnswerPlan) => {
+    const made = await store.made(c, plan);
+    assert.ok(!("stale" in made));
+    return store.send(request, c, plan, made);
+  };
+
   it("remembers at most 256 request URLs for answers without routing", async () => {
-    const store = createAnswerStore({ cors: true, cacheControl: "public" }, "https://x.example");
+    const store = createAnswerStore(
+      { cors: true, cacheControl: "public" },
+      "https://x.example",
+      gatherNothing,
+    );
     store.follow(index);
-    const context = (n: number) => ({
-      request: new Request(`https://x.example/api/content.json?n=${n}`),
-      index,
-      journal: emptyJournal("j1"),
-      base: "https://x.example",
-    });
-    for (let n = 0; n < 300; n++) {
-      await store.send(context(n), "same", () => ({ type: "text/plain", body: "one answer" }));
-    }
-    assert.equal(store.ready(context(0).request, index), undefined, "the oldest URL is forgotten");
-    assert.ok(store.ready(context(299).request, index), "the newest URL is answered at once");
+    const context = { index, journal: emptyJournal("j1"), base: "https://x.example" };
+    const request = (n: number) => new Request(`https://x.example/api/content.json?n=${n}`);
+    const plan = counted("same", "one answer");
+    for (let n = 0; n < 300; n++) await send(store, context, request(n), plan);
+    assert.equal(plan.made, 1, "one answer, made once");
+    assert.equal(store.ready(request(0), index), undefined, "the oldest URL is forgotten");
+    assert.ok(store.ready(request(299), index), "the newest URL is answered at once");
   });
 
   it("forgets every answer of an index once another index is followed", async () => {
-    const store = createAnswerStore({ cors: true, cacheControl: "public" }, "https://x.example");
+    const store = createAnswerStore(
+      { cors: true, cacheControl: "public" },
+      "https://x.example",
+      gatherNothing,
+    );
     store.follow(index);
-    const context = {
-      request: new Request("https://x.example/a"),
-      index,
-      journal: emptyJournal("j1"),
-      base: "https://x.example",
-    };
-    await store.send(context, "a", () => ({ type: "text/plain", body: "a" }));
-    assert.ok(store.has(context, "a"));
+    const context = { index, journal: emptyJournal("j1"), base: "https://x.example" };
+    const request = new Request("https://x.example/a");
+    const plan = counted("a", "a");
+    await send(store, context, request, plan);
+    await send(store, context, request, plan);
+    assert.equal(plan.made, 1, "kept");
     const next = buildIndex([], settings, 1);
     store.follow(next);
-    assert.equal(store.has({ ...context, index: next }, "a"), false);
-    assert.equal(store.ready(context.request, next), undefined);
+    await store.made({ ...context, index: next }, plan);
+    assert.equal(plan.made, 2, "made again for the next index");
+    assert.equal(store.ready(request, next), undefined);
   });
 });
 

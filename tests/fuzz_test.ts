@@ -3,7 +3,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { LONG, md, site, type TestSite } from "./helpers.ts";
-import { FEED_PARAMETERS } from "../src/feed/query.ts";
+import { FEED_PARAMETERS } from "../src/routes/query.ts";
 
 /** SPEC 6.2's names, written out here: the model does not take them from the code it checks. */
 const OPT_IN = ["url", "body", "text", "sections"];

@@ -19,7 +19,9 @@ import {
   type RecordedItem,
 } from "../src/sync/state.ts";
 import { JournalUnavailable, openJournalStore } from "../src/sync/sqlite_store.ts";
-import { changeKey } from "../src/sync/change_key.ts";
+import { createChangeKeys } from "../src/sync/change_key.ts";
+
+const changeKey = createChangeKeys();
 import type { Item } from "../src/index/item.ts";
 import { LONG, md, removeSite, serviceOn, type TestSite, writeSite } from "./helpers.ts";
 

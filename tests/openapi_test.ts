@@ -1,7 +1,7 @@
 // GET /api/openapi.json: a valid OpenAPI 3.1 document (checked by a standard
 // validator) whose schemas the real responses satisfy.
 import { describe, it } from "node:test";
-import { FEED_PARAMETERS } from "../src/feed/query.ts";
+import { FEED_PARAMETERS } from "../src/routes/query.ts";
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";

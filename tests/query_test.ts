@@ -1,6 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type Filters, parseQuery, type QueryVocabulary } from "../src/feed/query.ts";
+import { parseQuery, type Query, type QueryVocabulary } from "../src/routes/query.ts";
+import type { Filters } from "../src/feed/filter.ts";
+import { SEED_SHAPE } from "../src/index/shape.ts";
 import { filterItems, paginate } from "../src/feed/filter.ts";
 import { buildIndex, type IndexSettings } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
@@ -13,11 +15,16 @@ function parse(query: string) {
   return parseQuery(new URLSearchParams(query), VOCABULARY);
 }
 
-/** The filters of a query that must be accepted. */
-function accepted(query: string): Filters {
+/**
+ * The filters of a query that must be accepted, without its shape, which
+ * must be the seed's (none of these queries names fields).
+ */
+function accepted(query: string): Omit<Query, "shape"> {
   const result = parse(query);
   assert.equal(result.problem, undefined, `${query}: ${JSON.stringify(result.problem)}`);
-  return result.filters!;
+  const { shape, ...filters } = result.filters!;
+  assert.equal(shape, SEED_SHAPE, query);
+  return filters;
 }
 
 /** The problem of a query that must be refused; asserts it names `parameter`. */
@@ -34,7 +41,7 @@ function refused(query: string, parameter: string): string {
 
 describe("parseQuery: accepted values", () => {
   it("gives only page 1 for an empty query", () => {
-    assert.deepEqual(parse(""), { filters: { page: 1 } });
+    assert.deepEqual(parse(""), { filters: { page: 1, shape: SEED_SHAPE } });
   });
 
   it("reads every filter at once", () => {
@@ -56,6 +63,7 @@ describe("parseQuery: accepted values", () => {
           searchable: false,
           limit: 20,
           page: 2,
+          shape: SEED_SHAPE,
         },
       },
     );
@@ -323,7 +331,7 @@ describe("filterItems", () => {
 
   it("works with a vocabulary taken from the index", () => {
     const result = parseQuery(new URLSearchParams("type=blog"), INDEX);
-    assert.deepEqual(result, { filters: { type: "blog", page: 1 } });
+    assert.deepEqual(result, { filters: { type: "blog", page: 1, shape: SEED_SHAPE } });
     assert.deepEqual(ids(filterItems(INDEX, result.filters!)), ALL.slice(4));
   });
 

@@ -4,21 +4,14 @@
 // items, whatever their characters, and whatever the buffer's first guess.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  buildIndex,
-  filterItems,
-  type Index,
-  type Item,
-  itemJson,
-  paginate,
-  type ParsedFile,
-  renderFeed,
-  renderFeedBytes,
-  renderFullFeed,
-} from "../mod.ts";
+import { buildIndex, type Index, type Item, type ParsedFile } from "../mod.ts";
 import { FEED_KEYS, LONG } from "./helpers.ts";
-import { renderWithBodies, seedBytesOf } from "../src/feed/render.ts";
-import type { ItemField } from "../src/feed/query.ts";
+import { filterItems, type Page, paginate } from "../src/feed/filter.ts";
+import { feedBytes, renderFullFeed, seedBytesOf } from "../src/feed/feed_bytes.ts";
+import { itemJson } from "../src/feed/item_json.ts";
+import { renderWithBodies } from "../src/feed/with_bodies.ts";
+import type { ItemField } from "../src/index/item_fields.ts";
+import { shapeOf } from "../src/index/shape.ts";
 
 const SETTINGS = {
   title: undefined,
@@ -77,6 +70,8 @@ function expected(index: Index, items: readonly Item[], total: number, base: str
 }
 
 const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+/** The feed document of a page, as text. */
+const renderFeed = (index: Index, page: Page, base: string) => decode(feedBytes(index, page, base));
 
 /** Every kind of character a JSON string can hold: escapes, multi-byte, pairs, lone halves. */
 const AWKWARD = [
@@ -137,7 +132,7 @@ describe("feed bytes", () => {
     ];
     for (const filters of pages) {
       const page = paginate(filterItems(index, filters), filters);
-      const bytes = renderFeedBytes(index, page, base);
+      const bytes = feedBytes(index, page, base);
       assert.equal(
         decode(bytes),
         expected(index, page.items, page.total, base),
@@ -147,10 +142,10 @@ describe("feed bytes", () => {
     // The full feed is one buffer, made once (the service keeps it) and served itself, not a copy.
     const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
     const full = renderFullFeed(index, base);
-    assert.equal(renderFeedBytes(index, all, base, full), full.bytes);
-    assert.equal(renderFeedBytes(index, all, base, full), renderFeedBytes(index, all, base, full));
+    assert.equal(feedBytes(index, all, base, { full }), full.bytes);
+    assert.equal(feedBytes(index, all, base, { full }), feedBytes(index, all, base, { full }));
     // Another base URL (a Host header) gets its own links.
-    const other = decode(renderFeedBytes(index, all, "https://other.example"));
+    const other = decode(feedBytes(index, all, "https://other.example"));
     assert.equal(other, expected(index, index.feed, index.feed.length, "https://other.example"));
   });
 
@@ -168,10 +163,10 @@ describe("feed bytes", () => {
     assert.ok(index.feed[1].title.length > 10_000, "a big item is second in the feed");
     const base = "https://example.com";
     const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
-    assert.equal(decode(renderFeedBytes(index, all, base)), expected(index, index.feed, 200, base));
+    assert.equal(decode(feedBytes(index, all, base)), expected(index, index.feed, 200, base));
     const page = paginate(filterItems(index, { limit: 5, page: 1 }), { limit: 5, page: 1 });
     assert.equal(
-      decode(renderFeedBytes(index, page, base)),
+      decode(feedBytes(index, page, base)),
       expected(index, page.items, 200, base),
     );
   });
@@ -196,7 +191,7 @@ describe("feed bytes", () => {
       const all = paginate(filterItems(index, { page: 1 }), { page: 1 });
       const base = "https://example.com";
       assert.equal(
-        decode(renderFeedBytes(index, all, base)),
+        decode(feedBytes(index, all, base)),
         expected(index, index.feed, size, base),
         `${size} items`,
       );
@@ -237,8 +232,9 @@ describe("feed bytes", () => {
     ];
     for (const fields of shapes) {
       const items = [...index.feed].reverse(); // not in feed order: each item's own bytes
-      const copied = await renderWithBodies("[", items, "]", base, fields, read, seed);
-      const written = await renderWithBodies("[", items, "]", base, fields, read);
+      const shape = shapeOf(fields);
+      const copied = await renderWithBodies("[", items, "]", base, shape, read, seed);
+      const written = await renderWithBodies("[", items, "]", base, shape, read);
       assert.equal(decode(copied!), decode(written!), fields.join());
       const parsed = JSON.parse(decode(copied!));
       assert.deepEqual(parsed.map((o: { body: string }) => o.body), items.map((i) => i.body));
@@ -257,7 +253,7 @@ describe("feed bytes", () => {
 
 describe("JSON strings from UTF-8 bytes", () => {
   it("writes what JSON.stringify writes, for every kind of character (20,000 random texts)", async () => {
-    const { jsonStringBytes } = await import("../src/feed/json_bytes.ts");
+    const { jsonStringBytes } = await import("../src/util/json_bytes.ts");
     const chars = [
       "a",
       " ",

@@ -2,8 +2,50 @@ import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import { compareText } from "../util/compare.ts";
 import { fold } from "../util/slugify.ts";
-import { type Filters, filtersKey, type SortOrder } from "./query.ts";
 import { type Contains, heldBodyContains } from "./search.ts";
+
+/** The orders `sort` accepts (SPEC 6.2); ties keep feed order. */
+export const SORT_ORDERS = [
+  "feed",
+  "date",
+  "-date",
+  "last_update",
+  "-last_update",
+  "title",
+] as const;
+
+/** An order of the matches. */
+export type SortOrder = typeof SORT_ORDERS[number];
+
+/** What selects and pages feed items (SPEC 6.1, 6.2 `sort`). Absent filters are `undefined`. */
+export interface Filters {
+  /** An enabled plugin's type. */
+  readonly type?: string;
+  /** A category of an enabled plugin. */
+  readonly category?: string;
+  /** Slug of the tag. */
+  readonly tag?: string;
+  /** Slug of the author. */
+  readonly author?: string;
+  /** Folded search terms; every one must occur. */
+  readonly search?: readonly string[];
+  /** Four digits. */
+  readonly year?: string;
+  /** 1–12. */
+  readonly month?: number;
+  /** The `indexable` flag (false: nothing, since the feed holds indexable items only). */
+  readonly indexable?: boolean;
+  /** The `searchable` flag. */
+  readonly searchable?: boolean;
+  /** At most this many items (1–10000). */
+  readonly limit?: number;
+  /** 1 when absent. */
+  readonly page: number;
+  /** The order of the matches before paging (SPEC 6.2 `sort`); `undefined`: feed order. */
+  readonly sort?: SortOrder;
+  /** `YYYY-MM-DD`: items whose `last_update` is on or after that day (SPEC 6.1 `updated_since`). */
+  readonly updatedSince?: string;
+}
 
 /**
  * The feed items that match the filters, in feed order, before paging
@@ -137,35 +179,4 @@ export function paginate(matches: readonly Item[], filters: Pick<Filters, "limit
     page: filters.page,
     last: Math.max(1, Math.ceil(total / filters.limit)),
   };
-}
-
-/**
- * The one name of a feed answer (SPEC 9 "Bounded memory"): equal for every
- * request whose response body is the same, whatever its spelling
- * (`limit=7` and `limit=007`, `search=Café` and `search=cafe`, an empty
- * parameter and none) and whatever page size asks for it (`limit=9999` on a
- * site of 3,000 items is the unpaged feed). A response cache keyed by it
- * holds one representation per answer.
- *
- * @example
- * ```ts
- * import { answerKey, filterItems, paginate } from "./filter.ts";
- * import { buildIndex } from "../index/build.ts";
- * const index = buildIndex([{
- *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
- *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
- * }], {
- *   title: undefined, url: undefined, api: true, sitemap: true,
- *   plugins: [{ name: "docs", path: "docs" }],
- * }, 0);
- * const all = { page: 1 }, big = { limit: 9999, page: 1 };
- * answerKey(all, paginate(filterItems(index, all), all)) ===
- *   answerKey(big, paginate(filterItems(index, big), big)); // true
- * ```
- */
-export function answerKey(filters: Filters, page: Page): string {
-  const key = filtersKey({ ...filters, limit: undefined, page: 1 });
-  if (page.items.length === page.total) return key; // every match: the unpaged answer (any limit)
-  const start = (page.page - 1) * (filters.limit ?? 0);
-  return `${key}#${page.items.length === 0 ? "none" : `${start}+${page.items.length}`}`;
 }

@@ -5,30 +5,13 @@ import { plainTextPaced } from "../text/plain_text.ts";
 import { MAX_SECTIONS, type Section, sectionsOf } from "../text/sections.ts";
 import { createPacer, forEachConcurrently, type Pacer } from "../util/concurrency.ts";
 import { bodyRange, parseBody } from "../source/parse.ts";
-import type { ItemExtras } from "./render.ts";
+import type { ItemExtras } from "../index/item_fields.ts";
+import type { FileNeeds } from "../index/shape.ts";
+import type { Gathered } from "./plan.ts";
 import type { ReadBody } from "./search.ts";
 
 /** Reads an item's file again: its bytes, `undefined` when it changed since the index was built. */
 export type ReadBytes = (item: Item) => Promise<Uint8Array | undefined>;
-
-/** Which opt-in fields a response needs of each item's body. */
-export interface Wanted {
-  readonly body: boolean;
-  /**
-   * The body may come as a range of its file's bytes (`bodyBytes`, for a
-   * response that writes it as JSON straight from them); else it is text.
-   */
-  readonly bodyAsBytes?: boolean;
-  readonly text: boolean;
-  readonly sections: boolean;
-}
-
-/** What {@link ItemTexts.gather} found: each item's extras, and the items whose files changed. */
-export interface Gathered {
-  readonly extras: Map<Item, ItemExtras>;
-  /** Items whose file is no longer the one indexed (their bodies were not served). */
-  readonly changed: readonly Item[];
-}
 
 /** The bodies, plain texts and sections a service serves (SPEC 6.2, 13). */
 export interface ItemTexts {
@@ -37,7 +20,7 @@ export interface ItemTexts {
    * text and sections in slices of a few milliseconds with the event loop
    * free between them (one pacer for the whole call: the 32 share it).
    */
-  gather(items: readonly Item[], wanted: Wanted): Promise<Gathered>;
+  gather(items: readonly Item[], wanted: FileNeeds): Promise<Gathered>;
 }
 
 /** Plain text and sections made from one file, kept by its checksum. */

@@ -1,5 +1,5 @@
 import type { Index } from "../index/build.ts";
-import { absoluteUrl } from "./render.ts";
+import { absoluteUrl } from "../util/url.ts";
 
 /**
  * The sitemap (SPEC 8): one `url` per feed item, `loc` = the item's `url`

@@ -1,7 +1,10 @@
-import { type FeedBytes, renderFullFeed } from "../feed/render.ts";
+import { type FeedBytes, renderFullFeed } from "../feed/feed_bytes.ts";
+import type { AnswerPlan, Making } from "../feed/plan.ts";
 import type { Index } from "../index/build.ts";
+import type { Item } from "../index/item.ts";
 import { formatCursor } from "../sync/cursor.ts";
 import type { JournalState } from "../sync/state.ts";
+import { createSingleFlight } from "../util/single_flight.ts";
 import {
   answerReady,
   represent,
@@ -15,10 +18,15 @@ import type { HttpSettings } from "./settings.ts";
 export const MAX_URL = 8192;
 /** Request URLs remembered for an answer without routing (each at most {@link MAX_URL} long). */
 const URL_ALIASES = 256;
+/**
+ * Answers read from files that are made at once (others wait their turn):
+ * each such build holds its answer's bytes while it grows, and two keep
+ * both cores busy (the second core reads files while this thread writes).
+ */
+const READING_BUILDS_AT_ONCE = 2;
 
-/** What a route asks the store for: which index, which base URL, which request. */
+/** Which answers a plan is made for: which index, which journal, which base URL. */
 export interface AnswerContext {
-  readonly request: Request;
   readonly index: Index;
   /** The journal as of `index` (`meta.cursor`). */
   readonly journal: JournalState;
@@ -26,30 +34,29 @@ export interface AnswerContext {
   readonly base: string;
 }
 
-/** A body a route makes, the first time its answer is asked for. */
-export interface Body {
-  readonly type: string;
-  readonly body: string | Uint8Array;
-}
+/** What the store reads files with, for the plans that need them. */
+export type Gather = Making["gather"];
 
 /** The answers of one index, made once and sent many times (SPEC 9 "Bounded memory"). */
 export interface AnswerStore {
   /** Forgets every answer when the index changed (call first on each request). */
   follow(index: Index): void;
   /**
-   * Sends the answer kept under `key` (the same for every request whose
-   * body is the same), making it with `make` first when there is none.
-   *
-   * @param extra headers of this request alone (a page's `Link`)
+   * The representation of a plan's answer: the one kept under its key, or
+   * made once, however many ask for it at once, and kept; or the items
+   * whose files changed since the index was built (nothing is kept then).
    */
-  send(
+  made(
     context: AnswerContext,
-    key: string,
-    make: () => Body,
-    extra?: Record<string, string>,
+    plan: AnswerPlan,
+  ): Promise<Representation | { readonly stale: readonly Item[] }>;
+  /** Answers a request with a representation, and remembers its URL for {@link ready}. */
+  send(
+    request: Request,
+    context: AnswerContext,
+    plan: AnswerPlan,
+    rep: Representation,
   ): Promise<Response>;
-  /** Whether an answer is kept under `key` (the item route then reads no body). */
-  has(context: AnswerContext, key: string): boolean;
   /** The full feed's bytes for the context's base URL, made once per index and base. */
   fullFeed(context: AnswerContext): FeedBytes;
   /**
@@ -70,18 +77,22 @@ interface Slot {
  * bytes, one representation per answer, and outside that budget the full
  * feed of the index's own base URL (the configured one, else the first one
  * asked for), made once per index: it is the index's own cost, and evicting
- * the busiest answer would make it the most expensive. Request URLs seen
- * before are remembered (keys only) for an answer without routing.
+ * the busiest answer would make it the most expensive. An answer not kept
+ * is made once however many requests ask for it at once (they share its
+ * bytes), and at most two answers read from files are made at once. Request
+ * URLs seen before are remembered (keys only) for an answer without routing.
  *
  * @example
  * ```ts
  * import { createAnswerStore } from "./answer_store.ts";
- * const store = createAnswerStore({ cors: true, cacheControl: "public, max-age=60" }, undefined);
+ * const store = createAnswerStore({ cors: true, cacheControl: "public, max-age=60" }, undefined,
+ *   () => Promise.resolve({ extras: new Map(), changed: [] }));
  * ```
  */
 export function createAnswerStore(
   settings: HttpSettings & { readonly cacheBytes?: number },
   configuredBase: string | undefined,
+  gather: Gather,
 ): AnswerStore {
   const budget = settings.cacheBytes ?? DEFAULT_CACHE_BYTES;
   // Evicted answers are garbage the collector may not hurry to take (their
@@ -96,6 +107,9 @@ export function createAnswerStore(
     }
   });
   const urls = new Map<string, { readonly key: string; readonly extra?: Record<string, string> }>();
+  // One build per answer: concurrent requests for an answer not made yet wait for one build.
+  const reading = createSingleFlight<Index>(READING_BUILDS_AT_ONCE);
+  const computing = createSingleFlight<Index>(Infinity);
   /** The index whose answers are kept. */
   let current: Index | undefined;
   let own: { base: string; key: string; full?: FeedBytes; feed?: Slot } | undefined;
@@ -107,6 +121,35 @@ export function createAnswerStore(
   };
   const lookup = (key: string): Slot | undefined =>
     key === own?.key ? own.feed : cache.get(key) as Slot | undefined;
+  const fullFeed = (c: AnswerContext): FeedBytes => {
+    const cursor = formatCursor(c.journal.id, c.journal.head);
+    if (isOwn(c)) return own!.full ??= renderFullFeed(c.index, c.base, cursor);
+    if (c.index !== current) return renderFullFeed(c.index, c.base, cursor);
+    const key = `${c.base}\nfeed-bytes`;
+    let full = cache.get(key) as FeedBytes | undefined;
+    if (!full) {
+      full = renderFullFeed(c.index, c.base, cursor);
+      cache.set(key, full, full.bytes.length + full.starts.byteLength);
+    }
+    return full;
+  };
+  /** Makes a plan's answer and keeps it (when its index is the current one). */
+  const build = async (c: AnswerContext, plan: AnswerPlan, full: string) => {
+    const made = await plan.make({ gather, fullFeed: () => fullFeed(c) });
+    if (made.stale) return { stale: made.stale };
+    const usable = c.index === current;
+    const pinned = usable && plan.key === "feed" && isOwn(c);
+    const slot: Slot = { pending: represent(plan.type, made.body, settings, c.index.builtAt) };
+    if (pinned) own!.feed = slot;
+    else if (usable) cache.set(full, slot, 0);
+    slot.pending.then((rep) => {
+      slot.made = rep;
+      if (!pinned) cache.resize(full, slot, rep.held());
+    }, () => {
+      if (!pinned) cache.resize(full, slot, 0);
+    });
+    return slot;
+  };
 
   return {
     follow(index) {
@@ -116,43 +159,28 @@ export function createAnswerStore(
       urls.clear();
       own = configuredBase === undefined ? undefined : ownFor(configuredBase);
     },
-    has: (c, key) => c.index === current && lookup(`${c.base}\n${key}`) !== undefined,
-    fullFeed(c) {
-      const cursor = formatCursor(c.journal.id, c.journal.head);
-      if (isOwn(c)) return own!.full ??= renderFullFeed(c.index, c.base, cursor);
-      if (c.index !== current) return renderFullFeed(c.index, c.base, cursor);
-      const key = `${c.base}\nfeed-bytes`;
-      let full = cache.get(key) as FeedBytes | undefined;
-      if (!full) {
-        full = renderFullFeed(c.index, c.base, cursor);
-        cache.set(key, full, full.bytes.length + full.starts.byteLength);
-      }
-      return full;
-    },
-    async send(c, key, make, extra) {
-      const full = `${c.base}\n${key}`;
-      const usable = c.index === current;
-      const pinned = usable && key === "feed" && isOwn(c);
-      let slot = usable ? lookup(full) : undefined;
+    fullFeed,
+    async made(c, plan) {
+      const full = `${c.base}\n${plan.key}`;
+      let slot = c.index === current ? lookup(full) : undefined;
       if (!slot) {
-        const { type, body } = make();
-        const made: Slot = { pending: represent(type, body, settings, c.index.builtAt) };
-        slot = made;
-        if (pinned) own!.feed = made;
-        else if (usable) cache.set(full, made, 0);
-        made.pending.then((rep) => {
-          made.made = rep;
-          if (!pinned) cache.resize(full, made, rep.held());
-        }, () => {
-          if (!pinned) cache.resize(full, made, 0);
-        });
+        const flight = plan.readsFiles ? reading : computing;
+        const built = await flight.run(c.index, full, () => build(c, plan, full));
+        if ("stale" in built) return built;
+        slot = built;
       }
-      const rep = await slot.pending;
-      const response = await sendRepresentation(c.request, rep, settings, extra);
-      if (!pinned && usable) cache.resize(full, slot, rep.held()); // an encoding may have been made
-      if (usable && c.request.url.length <= MAX_URL) {
+      return await slot.pending;
+    },
+    async send(request, c, plan, rep) {
+      const response = await sendRepresentation(request, rep, settings, plan.headers);
+      const full = `${c.base}\n${plan.key}`;
+      const usable = c.index === current;
+      const slot = usable ? lookup(full) : undefined;
+      // An encoding may have been made: the kept answer holds more bytes now.
+      if (slot && slot.made === rep && full !== own?.key) cache.resize(full, slot, rep.held());
+      if (usable && request.url.length <= MAX_URL) {
         if (urls.size >= URL_ALIASES) urls.delete(urls.keys().next().value!);
-        urls.set(c.request.url, { key: full, extra });
+        urls.set(request.url, { key: full, extra: plan.headers });
       }
       return response;
     },

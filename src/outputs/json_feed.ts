@@ -1,4 +1,4 @@
-import { absoluteUrl } from "../feed/render.ts";
+import { absoluteUrl } from "../util/url.ts";
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 

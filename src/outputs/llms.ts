@@ -1,6 +1,6 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
-import { absoluteUrl } from "../feed/render.ts";
+import { absoluteUrl } from "../util/url.ts";
 import { markdownUrl } from "./markdown.ts";
 
 /** A plugin's name as an `llms.txt` section heading. */

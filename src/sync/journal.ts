@@ -2,7 +2,7 @@
 // where it can, and holds the state that requests answer `since` from.
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
-import { changeKey } from "./change_key.ts";
+import { createChangeKeys } from "./change_key.ts";
 import {
   JOURNAL_FILE,
   type JournalStore,
@@ -84,6 +84,7 @@ export function createJournal(options: JournalOptions): Journal {
   let state = store?.state ?? options.initial ?? emptyJournal();
   // An item object is the same in the next index when nothing about it changed.
   const keys = new WeakMap<Item, string>();
+  const changeKey = createChangeKeys();
   const keyOf = (item: Item) => {
     let key = keys.get(item);
     if (key === undefined) {

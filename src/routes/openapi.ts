@@ -1,23 +1,9 @@
-import {
-  INCLUDE_FIELDS,
-  ITEM_FIELDS,
-  MAX_LIMIT,
-  MAX_SEARCH,
-  SINCE_COMBINES,
-  SORT_ORDERS,
-} from "../feed/query.ts";
+import { SORT_ORDERS } from "../feed/filter.ts";
 import type { Index } from "../index/build.ts";
-import { type RouteName, ROUTES } from "./routes.ts";
-
-const nameSlug = {
-  type: "object",
-  required: ["name", "slug"],
-  additionalProperties: false,
-  properties: {
-    name: { type: "string" },
-    slug: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
-  },
-};
+import { INCLUDE_FIELDS, ITEM_FIELDS } from "../index/item_fields.ts";
+import { componentSchemas } from "./openapi_schemas.ts";
+import { MAX_LIMIT, MAX_SEARCH, SINCE_COMBINES } from "./query.ts";
+import { type RouteName, ROUTES } from "./table.ts";
 
 const DAY = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
 
@@ -40,60 +26,6 @@ const DAY = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
  * ```
  */
 export function openApiDocument(index: Index, base: string): Record<string, unknown> {
-  // The seed's item fields, in order; every one is required.
-  const itemProperties = {
-    id: { type: "string", pattern: "^[a-z0-9_-]+$" },
-    checksum: {
-      type: "string",
-      pattern: "^[0-9a-f]{64}$",
-      description: "SHA-256 of the source file",
-    },
-    type: { type: "string", enum: index.types },
-    category: { type: "string", enum: index.categories },
-    uri: { type: "string" },
-    link: { type: "string", format: "uri" },
-    image: { type: ["string", "null"] },
-    title: { type: "string" },
-    description: { type: "string" },
-    authors: { type: "array", items: { $ref: "#/components/schemas/Author" } },
-    tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } },
-    date: DAY,
-    last_update: DAY,
-    time: { type: "integer", minimum: 0, description: "reading time in minutes" },
-  };
-  // Opt-in fields (SPEC 6.2 `include`): present only when asked for.
-  const optIn = {
-    url: { type: "string", format: "uri", description: "the item's page on the site" },
-    body: { type: "string", description: "the Markdown body, without front matter" },
-    text: { type: "string", description: "the body's plain text, paragraphs a blank line apart" },
-    sections: {
-      type: "array",
-      description: "the body split at headings of levels 1-3",
-      items: { $ref: "#/components/schemas/Section" },
-    },
-  };
-  // Every field but `id` may be left out by `fields` (SPEC 6.2).
-  const item = {
-    type: "object",
-    additionalProperties: false,
-    required: ["id"],
-    properties: { ...itemProperties, ...optIn },
-    description: "Without fields, every one of the seed's fields: " +
-      Object.keys(itemProperties).join(", "),
-  };
-  const detailProperties = {
-    ...itemProperties,
-    body: { type: "string" },
-    parent: { type: ["string", "null"] },
-    children: { type: "array", items: { type: "string" } },
-  };
-  const { body: _body, ...detailOptIn } = optIn;
-  const itemDetail = {
-    type: "object",
-    additionalProperties: false,
-    required: Object.keys(detailProperties),
-    properties: { ...detailProperties, ...detailOptIn },
-  };
   const q = (name: string, description: string, schema: Record<string, unknown>) => ({
     name,
     in: "query",
@@ -343,90 +275,6 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     },
     servers: [{ url: `${base}/` }],
     paths,
-    components: {
-      schemas: {
-        Feed: {
-          type: "object",
-          additionalProperties: false,
-          required: ["meta", "data"],
-          properties: {
-            meta: {
-              type: "object",
-              additionalProperties: false,
-              required: ["count", "total", "url", "generated", "cursor"],
-              properties: {
-                count: { type: "integer", minimum: 0, description: "items in data" },
-                total: {
-                  type: "integer",
-                  minimum: 0,
-                  description: "matches before paging (with since: changes after the cursor)",
-                },
-                url: { type: "string", format: "uri" },
-                generated: {
-                  type: "string",
-                  pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
-                },
-                cursor: {
-                  type: "string",
-                  description: "the change journal's position: where the next sync starts",
-                },
-                more: {
-                  type: "boolean",
-                  description: "with since: whether changes remain after cursor",
-                },
-              },
-            },
-            data: { type: "array", items: { $ref: "#/components/schemas/Item" } },
-            deleted: {
-              type: "array",
-              description: "with since: the ids that left the feed after the cursor",
-              items: {
-                type: "object",
-                additionalProperties: false,
-                required: ["id", "deleted"],
-                properties: {
-                  id: { type: "string" },
-                  deleted: {
-                    type: "string",
-                    pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$",
-                  },
-                },
-              },
-            },
-          },
-        },
-        Section: {
-          type: "object",
-          additionalProperties: false,
-          required: ["anchor", "heading", "path", "level", "text", "checksum"],
-          properties: {
-            anchor: { type: "string" },
-            heading: { type: "string" },
-            path: { type: "array", items: { type: "string" } },
-            level: { type: "integer", minimum: 0, maximum: 3 },
-            text: { type: "string" },
-            checksum: { type: "string", pattern: "^[0-9a-f]{64}$" },
-          },
-        },
-        Item: item,
-        ItemDetail: itemDetail,
-        Author: nameSlug,
-        Tag: {
-          ...nameSlug,
-          required: ["name", "slug", "count"],
-          properties: { ...nameSlug.properties, count: { type: "integer", minimum: 0 } },
-        },
-        Problem: {
-          type: "object",
-          required: ["type", "title", "status", "detail"],
-          properties: {
-            type: { type: "string" },
-            title: { type: "string" },
-            status: { type: "integer" },
-            detail: { type: "string" },
-          },
-        },
-      },
-    },
+    components: { schemas: componentSchemas(index) },
   };
 }

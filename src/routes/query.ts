@@ -1,43 +1,21 @@
+import type { Filters } from "../feed/filter.ts";
+import { SORT_ORDERS, type SortOrder } from "../feed/filter.ts";
+import type { Page } from "../feed/filter.ts";
+import {
+  INCLUDE_FIELDS,
+  type IncludeField,
+  ITEM_FIELDS,
+  type ItemField,
+} from "../index/item_fields.ts";
+import { feedShape, type Shape } from "../index/shape.ts";
 import { type Cursor, parseCursor } from "../sync/cursor.ts";
 import { parseDate } from "../util/dates.ts";
 import { fold, slugify } from "../util/slugify.ts";
 
-/** Parsed, validated feed filters (SPEC 6.1). Absent filters are `undefined`. */
-export interface Filters {
-  /** An enabled plugin's type. */
-  readonly type?: string;
-  /** A category of an enabled plugin. */
-  readonly category?: string;
-  /** Slug of the tag. */
-  readonly tag?: string;
-  /** Slug of the author. */
-  readonly author?: string;
-  /** Folded search terms; every one must occur. */
-  readonly search?: readonly string[];
-  /** Four digits. */
-  readonly year?: string;
-  /** 1–12. */
-  readonly month?: number;
-  /** The `indexable` flag (false: nothing, since the feed holds indexable items only). */
-  readonly indexable?: boolean;
-  /** The `searchable` flag. */
-  readonly searchable?: boolean;
-  /** At most this many items (1–10000). */
-  readonly limit?: number;
-  /** 1 when absent. */
-  readonly page: number;
-  /** Opt-in fields to add to every item, in canonical order (SPEC 6.2 `include`). */
-  readonly include?: readonly IncludeField[];
-  /**
-   * The fields every item holds, in canonical order, `id` first (SPEC 6.2
-   * `fields`; the opt-in fields it names included); `undefined`: the
-   * seed's fields and `include`'s.
-   */
-  readonly fields?: readonly ItemField[];
-  /** The order of the matches before paging (SPEC 6.2 `sort`); `undefined`: feed order. */
-  readonly sort?: SortOrder;
-  /** `YYYY-MM-DD`: items whose `last_update` is on or after that day (SPEC 6.1 `updated_since`). */
-  readonly updatedSince?: string;
+/** A feed query, parsed and validated (SPEC 6.1, 6.2, 12). Absent parameters are `undefined`. */
+export interface Query extends Filters {
+  /** The fields each item holds (SPEC 6.2 `fields` and `include`; the seed's without either). */
+  readonly shape: Shape;
   /** The changes after this cursor (SPEC 12 `since`), instead of the feed. */
   readonly since?: Cursor;
 }
@@ -78,49 +56,6 @@ export const FEED_PARAMETERS = [
   "since",
 ] as const;
 
-/** The opt-in fields `include` may add, in the order they are added (SPEC 6.2). */
-export const INCLUDE_FIELDS = ["url", "body", "text", "sections"] as const;
-
-/** An opt-in field. */
-export type IncludeField = typeof INCLUDE_FIELDS[number];
-
-/** The seed's fields of a feed item, in their order (SPEC 6). */
-export const SEED_FIELDS = [
-  "id",
-  "checksum",
-  "type",
-  "category",
-  "uri",
-  "link",
-  "image",
-  "title",
-  "description",
-  "authors",
-  "tags",
-  "date",
-  "last_update",
-  "time",
-] as const;
-
-/** Every field an item may hold in the feed, in canonical order: the seed's, then the opt-in ones. */
-export const ITEM_FIELDS = [...SEED_FIELDS, ...INCLUDE_FIELDS] as const;
-
-/** A field of a feed item. */
-export type ItemField = typeof ITEM_FIELDS[number];
-
-/** The orders `sort` accepts (SPEC 6.2); ties keep feed order. */
-export const SORT_ORDERS = [
-  "feed",
-  "date",
-  "-date",
-  "last_update",
-  "-last_update",
-  "title",
-] as const;
-
-/** An order of the matches. */
-export type SortOrder = typeof SORT_ORDERS[number];
-
 /** What `since` combines with (SPEC 12); any other filter with it would make deletions ambiguous. */
 export const SINCE_COMBINES = ["type", "category", "include", "fields", "limit"] as const;
 
@@ -132,7 +67,7 @@ export const MAX_LIMIT = 10000;
 export const MAX_SEARCH = 200;
 
 /**
- * Parses a query string into {@link Filters}, or the first problem with it
+ * Parses a query string into a {@link Query}, or the first problem with it
  * (SPEC 6.1): an unknown or repeated parameter, a value outside its accepted
  * set, `month` without `year`, `page` without `limit`. An empty value counts
  * as absent. Pure.
@@ -142,7 +77,7 @@ export const MAX_SEARCH = 200;
  * import { parseQuery } from "./query.ts";
  * const vocabulary = { types: ["docs"], categories: ["doc"] };
  * parseQuery(new URLSearchParams("type=docs&limit=20"), vocabulary);
- * // { filters: { type: "docs", limit: 20, page: 1 } }
+ * // { filters: { type: "docs", limit: 20, page: 1, shape: … } }
  * parseQuery(new URLSearchParams("limit=abc"), vocabulary);
  * // { problem: { parameter: "limit", detail: 'limit must be an integer from 1 to 10000, got "abc"' } }
  * ```
@@ -150,7 +85,7 @@ export const MAX_SEARCH = 200;
 export function parseQuery(
   params: URLSearchParams,
   vocabulary: QueryVocabulary,
-): { filters: Filters; problem?: undefined } | { problem: QueryProblem; filters?: undefined } {
+): { filters: Query; problem?: undefined } | { problem: QueryProblem; filters?: undefined } {
   const values = new Map<string, string>();
   for (const [key, value] of params) {
     if (!KNOWN.has(key)) {
@@ -163,7 +98,9 @@ export function parseQuery(
     values.set(key, value);
   }
   const get = (key: string) => values.get(key) || undefined;
-  const filters: { -readonly [K in keyof Filters]: Filters[K] } = { page: 1 };
+  const filters: { -readonly [K in keyof Query]: Query[K] } = { page: 1, shape: feedShape() };
+  let includeList: IncludeField[] | undefined;
+  let fieldList: ItemField[] | undefined;
 
   const type = get("type");
   if (type !== undefined) {
@@ -244,13 +181,13 @@ export function parseQuery(
   if (include !== undefined) {
     const parsed = parseInclude(include);
     if (typeof parsed === "string") return problem("include", parsed);
-    if (parsed.length > 0) filters.include = parsed;
+    if (parsed.length > 0) includeList = parsed;
   }
   const fields = get("fields");
   if (fields !== undefined) {
     const parsed = parseFields(fields);
     if (typeof parsed === "string") return problem("fields", parsed);
-    filters.fields = parsed;
+    fieldList = parsed;
   }
   const sort = get("sort");
   if (sort !== undefined) {
@@ -306,6 +243,7 @@ export function parseQuery(
     }
     filters.page = +page;
   }
+  filters.shape = feedShape(fieldList, includeList);
   return { filters };
 }
 
@@ -354,36 +292,67 @@ export function parseInclude(value: string): IncludeField[] | string {
 }
 
 /**
- * The one spelling of a query's filters: equal for every query that asks
- * for the same answer (`limit=7` and `limit=007`, `search=Café` and
- * `search=cafe`, an empty parameter and none), so a response cache keeps
- * one representation per answer, not one per spelling (SPEC 9).
+ * The one spelling of a query: equal for every query that asks for the same
+ * answer (`limit=7` and `limit=007`, `search=Café` and `search=cafe`, an
+ * empty parameter and none, `include` and `fields` that give one shape), so
+ * a response cache keeps one representation per answer, not one per
+ * spelling (SPEC 9). `/feed.json` spells its links with it.
  *
  * @example
  * ```ts
- * import { filtersKey, parseQuery } from "./query.ts";
+ * import { queryKey, parseQuery } from "./query.ts";
  * const vocabulary = { types: ["docs"], categories: ["doc"] };
  * const a = parseQuery(new URLSearchParams("limit=007&search=Caf%C3%A9"), vocabulary).filters!;
  * const b = parseQuery(new URLSearchParams("search=cafe&limit=7&tag="), vocabulary).filters!;
- * filtersKey(a) === filtersKey(b); // true
+ * queryKey(a) === queryKey(b); // true
  * ```
  */
-export function filtersKey(filters: Filters): string {
+export function queryKey(query: Filters & Partial<Pick<Query, "shape" | "since">>): string {
   const parts: [string, string][] = [];
   const named: Record<string, unknown> = {
-    ...filters,
-    updated_since: filters.updatedSince,
-    since: filters.since && `${filters.since.journal ?? ""}.${filters.since.seq}`,
+    ...query,
+    updated_since: query.updatedSince,
+    fields: query.shape && !query.shape.seed ? query.shape.key : undefined,
+    since: query.since && `${query.since.journal ?? ""}.${query.since.seq}`,
   };
   for (const key of FEED_PARAMETERS) {
     const value = named[key];
-    if (value === undefined || (key === "page" && filters.limit === undefined)) continue;
-    parts.push([
-      key,
-      Array.isArray(value) ? value.join(key === "search" ? " " : ",") : String(value),
-    ]);
+    if (value === undefined || (key === "page" && query.limit === undefined)) continue;
+    parts.push([key, Array.isArray(value) ? value.join(" ") : String(value)]);
   }
   return new URLSearchParams(parts).toString();
+}
+
+/**
+ * The one name of a feed answer (SPEC 9 "Bounded memory"): equal for every
+ * request whose response body is the same, whatever its spelling and
+ * whatever page size asks for it (`limit=9999` on a site of 3,000 items is
+ * the unpaged feed). A response cache keyed by it holds one representation
+ * per answer.
+ *
+ * @example
+ * ```ts
+ * import { answerKey, parseQuery } from "./query.ts";
+ * import { filterItems, paginate } from "../feed/filter.ts";
+ * import { buildIndex } from "../index/build.ts";
+ * const index = buildIndex([{
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
+ *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
+ * }], {
+ *   title: undefined, url: undefined, api: true, sitemap: true,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * }, 0);
+ * const all = parseQuery(new URLSearchParams(""), index).filters!;
+ * const big = parseQuery(new URLSearchParams("limit=9999"), index).filters!;
+ * answerKey(all, paginate(filterItems(index, all), all)) ===
+ *   answerKey(big, paginate(filterItems(index, big), big)); // true
+ * ```
+ */
+export function answerKey(query: Query, page: Page): string {
+  const key = queryKey({ ...query, limit: undefined, page: 1 });
+  if (page.items.length === page.total) return key; // every match: the unpaged answer (any limit)
+  const start = (page.page - 1) * (query.limit ?? 0);
+  return `${key}#${page.items.length === 0 ? "none" : `${start}+${page.items.length}`}`;
 }
 
 function problem(parameter: string, detail: string) {

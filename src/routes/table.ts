@@ -96,7 +96,7 @@ export const ROUTES: readonly Route[] = [
  *
  * @example
  * ```ts
- * import { allowedMethods } from "./routes.ts";
+ * import { allowedMethods } from "./table.ts";
  * allowedMethods("/api/mcp", ""); // "POST"
  * allowedMethods("/api/content.json", ""); // "GET, HEAD"
  * ```
@@ -114,7 +114,7 @@ export function allowedMethods(pathname: string, basePath: string): string {
  *
  * @example
  * ```ts
- * import { routedPath } from "./routes.ts";
+ * import { routedPath } from "./table.ts";
  * const isRouted = routedPath("/content");
  * isRouted("/content/docs/intro.json"); // true
  * isRouted("/content/nothing"); // false
