@@ -27,10 +27,10 @@ export {
   ConfigError,
   type ContentConfig,
   type ContentPluginConfig,
-  parseConfig,
-  validateConfig,
-} from "./src/config.ts";
-export { loadConfigFile, loadConfigObject } from "./src/load_config.ts";
+} from "./src/config/types.ts";
+export { parseConfig } from "./src/config/parse.ts";
+export { validateConfig } from "./src/config/validate.ts";
+export { loadConfigFile, loadConfigObject } from "./src/config/load.ts";
 export { CONTENT_PLUGINS, type ContentPluginName } from "./src/plugins.ts";
 export type { LeftOutReason, ParsedFile, Warning } from "./src/source/parsed_file.ts";
 export type { IndexedFile } from "./src/fields/indexed_file.ts";

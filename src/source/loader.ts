@@ -1,4 +1,4 @@
-import type { ContentConfig } from "../config.ts";
+import type { ContentConfig } from "../config/types.ts";
 import { PLUGINS } from "../plugins.ts";
 import { entryInfo, type Stamp, stampAll } from "./fs.ts";
 import { foldersChanged, folderStamp, type FoundFile, listFiles } from "./list.ts";
@@ -117,7 +117,7 @@ export interface Entry<T> {
  * @example
  * ```ts
  * import { createLoader } from "./loader.ts";
- * import { validateConfig } from "../config.ts";
+ * import { validateConfig } from "../config/validate.ts";
  * const config = validateConfig({ plugins: { docs: null } }, "/site/content");
  * const loader = createLoader(config, { prepare: (parsed) => parsed });
  * const { files, warnings } = await loader.load();
