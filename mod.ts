@@ -79,9 +79,8 @@ export {
   type ChangesAnswer,
   changesSince,
   cursorProblem,
-  type JournalEntry,
-  type JournalState,
-} from "./src/sync/state.ts";
+} from "./src/sync/changes_since.ts";
+export type { JournalEntry, JournalState } from "./src/sync/state.ts";
 export { type Section, sectionsOf } from "./src/text/sections.ts";
 export { type TextBlock, textBlocks } from "./src/text/blocks.ts";
 export { renderItem } from "./src/feed/item_form.ts";

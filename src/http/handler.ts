@@ -23,7 +23,8 @@ import {
   seedBytesOf,
 } from "../feed/render.ts";
 import { formatCursor } from "../sync/cursor.ts";
-import { changesSince, cursorProblem, type JournalState } from "../sync/state.ts";
+import { changesSince, cursorProblem } from "../sync/changes_since.ts";
+import type { JournalState } from "../sync/state.ts";
 import { renderSitemap } from "../feed/sitemap.ts";
 import { JSON_FEED_PAGE, renderJsonFeed } from "../outputs/json_feed.ts";
 import { renderLlmsFull, renderLlmsTxt } from "../outputs/llms.ts";
