@@ -4,7 +4,7 @@ import { entryInfo, type Stamp, stampAll } from "./fs.ts";
 import { foldersChanged, folderStamp, type FoundFile, listFiles } from "./list.ts";
 import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
-import { runHelper } from "./helper.ts";
+import { runHelper } from "./worker_pool.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
 import { contentPath } from "../util/path.ts";
