@@ -25,8 +25,9 @@ export {
   createContentApi,
   type Logger,
 } from "./src/service.ts";
-export { ConfigError, type ContentConfig, validateConfig } from "./src/config.ts";
-export { loadConfigFile, loadConfigObject } from "./src/load_config.ts";
+export { ConfigError, type ContentConfig } from "./src/config/types.ts";
+export { validateConfig } from "./src/config/validate.ts";
+export { loadConfigFile, loadConfigObject } from "./src/config/load.ts";
 export type { ParsedFile } from "./src/source/parsed_file.ts";
 export { buildIndex, type Index, type IndexSettings } from "./src/index/build.ts";
 export type { Item } from "./src/index/item.ts";

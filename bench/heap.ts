@@ -9,7 +9,7 @@ import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import { createHandler } from "../src/http/handler.ts";
 import { emptyJournal } from "../src/sync/state.ts";
-import { loadConfigFile } from "../src/load_config.ts";
+import { loadConfigFile } from "../src/config/load.ts";
 import { createLoader } from "../src/source/loader.ts";
 import { readBody } from "../src/source/read_file.ts";
 

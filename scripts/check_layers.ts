@@ -9,18 +9,22 @@ import process from "node:process";
 /** Layers from the bottom up: the first pattern that matches a path names its layer. */
 const LAYERS: readonly [string, RegExp][] = [
   ["util", /^src\/(util\/|plugins\.ts$)/],
-  ["config", /^src\/config\.ts$/],
+  // config/load.ts reads the config file and the content root through
+  // source/fs.ts: it sits above source, the rest of config/ below it.
+  ["config", /^src\/config\/(?!load\.ts$)/],
   ["source", /^src\/source\//],
+  ["config loading", /^src\/config\/load\.ts$/],
   ["text", /^src\/text\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
-  ["sync", /^src\/sync\//],
   ["feed", /^src\/feed\//],
+  ["sync", /^src\/sync\//],
   ["outputs", /^src\/outputs\//],
+  ["routes", /^src\/routes\//],
   ["http", /^src\/http\//],
   [
     "service",
-    /^src\/(service|live|log|snapshot|load_config|read_worker|content_loader)\.ts$|^src\/adapters\//,
+    /^src\/(service|live|log|snapshot|read_worker|content_loader)\.ts$|^src\/adapters\//,
   ],
   ["cli", /^src\/cli\//],
 ];

@@ -1,4 +1,4 @@
-import type { ContentConfig } from "./config.ts";
+import type { ContentConfig } from "./config/types.ts";
 import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
 import type { NameSlug } from "./fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
@@ -35,7 +35,7 @@ export interface ContentFilesOptions {
  * @example
  * ```ts
  * import { createContentFilesLoader } from "./content_loader.ts";
- * import { loadConfigFile } from "./load_config.ts";
+ * import { loadConfigFile } from "./config/load.ts";
  * const loader = createContentFilesLoader(await loadConfigFile("content/services.yaml"), {
  *   keepBody: false,
  * });

@@ -3,7 +3,7 @@
 // service's own `prepare` does, so a cold start uses a second core. It holds
 // no state; each message is a batch of jobs, each reply their results.
 import { indexFile } from "./fields/indexed_file.ts";
-import type { HelperBatch, HelperReply } from "./source/helper.ts";
+import type { HelperBatch, HelperReply } from "./source/worker_pool.ts";
 import type { IndexedFile } from "./fields/indexed_file.ts";
 import { isWarning } from "./source/parse.ts";
 import type { CommitDates } from "./source/git.ts";

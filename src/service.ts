@@ -1,4 +1,6 @@
-import { type ContentConfig, resolveBaseUrl } from "./config.ts";
+import { resolveBaseUrl } from "./config/base_url.ts";
+import { loadConfigFile, loadConfigObject } from "./config/load.ts";
+import type { ContentConfig } from "./config/types.ts";
 import type { IndexedFile } from "./fields/indexed_file.ts";
 import { createNameInterner } from "./fields/names.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
@@ -6,7 +8,6 @@ import type { Tuning } from "./http/settings.ts";
 import { buildIndex, type Index, type IndexSettings, indexSettings } from "./index/build.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
-import { loadConfigFile, loadConfigObject } from "./load_config.ts";
 import { createWarningLog } from "./log.ts";
 import {
   journalFromSnapshot,

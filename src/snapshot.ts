@@ -1,8 +1,8 @@
-import { ConfigError } from "./config.ts";
+import { loadConfigFile } from "./config/load.ts";
+import { ConfigError } from "./config/types.ts";
 import type { FileFields } from "./fields/derive.ts";
 import { type IndexedFile, indexFile } from "./fields/indexed_file.ts";
 import { buildIndex, type IndexSettings, indexSettings } from "./index/build.ts";
-import { loadConfigFile } from "./load_config.ts";
 import { readText, writeText } from "./source/fs.ts";
 import { createContentFilesLoader } from "./content_loader.ts";
 import type { ParsedFile, Warning } from "./source/parsed_file.ts";

@@ -4,8 +4,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ConfigError, type ContentConfig, parseConfig, validateConfig } from "../src/config.ts";
-import { loadConfigFile, loadConfigObject } from "../src/load_config.ts";
+import { loadConfigFile, loadConfigObject } from "../src/config/load.ts";
+import { parseConfig } from "../src/config/parse.ts";
+import { ConfigError, type ContentConfig } from "../src/config/types.ts";
+import { validateConfig } from "../src/config/validate.ts";
 
 const FILE = "/site/content/services.yaml";
 

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createJournal } from "../src/sync/journal.ts";
 import { openJournalStore } from "../src/sync/sqlite_store.ts";
-import { cursorProblem, planRecord } from "../src/sync/state.ts";
+import { cursorProblem } from "../src/sync/changes_since.ts";
+import { planRecord } from "../src/sync/state.ts";
 import { LONG, md, removeSite, writeSite } from "./helpers.ts";
 import { OWN_RUNTIME, type Running, RUNTIMES, startServer } from "./server_helpers.ts";
 

@@ -8,10 +8,9 @@ import { mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatCursor, parseCursor } from "../src/sync/cursor.ts";
+import { changesSince, cursorProblem } from "../src/sync/changes_since.ts";
 import {
   applyChanges,
-  changesSince,
-  cursorProblem,
   emptyJournal,
   forkJournal,
   type JournalState,

@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSite } from "../bench/site.ts";
-import type { ContentConfig } from "../src/config.ts";
+import type { ContentConfig } from "../src/config/types.ts";
 import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
-import { loadConfigFile } from "../src/load_config.ts";
+import { loadConfigFile } from "../src/config/load.ts";
 import type { ReadWorkerData } from "../src/read_worker.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
 

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseQuery, type Query, type QueryVocabulary } from "../src/routes/query.ts";
 import type { Filters } from "../src/feed/filter.ts";
-import { SEED_SHAPE } from "../src/index/shape.ts";
+import { SEED_FIELDS } from "../src/index/item_fields.ts";
 import { filterItems, paginate } from "../src/feed/filter.ts";
 import { buildIndex, type IndexSettings } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
@@ -16,14 +16,14 @@ function parse(query: string) {
 }
 
 /**
- * The filters of a query that must be accepted, without its shape, which
+ * The filters of a query that must be accepted, without its fields, which
  * must be the seed's (none of these queries names fields).
  */
-function accepted(query: string): Omit<Query, "shape"> {
+function accepted(query: string): Omit<Query, "fields"> {
   const result = parse(query);
   assert.equal(result.problem, undefined, `${query}: ${JSON.stringify(result.problem)}`);
-  const { shape, ...filters } = result.filters!;
-  assert.equal(shape, SEED_SHAPE, query);
+  const { fields, ...filters } = result.filters!;
+  assert.deepEqual(fields, SEED_FIELDS, query);
   return filters;
 }
 
@@ -41,7 +41,7 @@ function refused(query: string, parameter: string): string {
 
 describe("parseQuery: accepted values", () => {
   it("gives only page 1 for an empty query", () => {
-    assert.deepEqual(parse(""), { filters: { page: 1, shape: SEED_SHAPE } });
+    assert.deepEqual(parse(""), { filters: { page: 1, fields: SEED_FIELDS } });
   });
 
   it("reads every filter at once", () => {
@@ -63,7 +63,7 @@ describe("parseQuery: accepted values", () => {
           searchable: false,
           limit: 20,
           page: 2,
-          shape: SEED_SHAPE,
+          fields: SEED_FIELDS,
         },
       },
     );
@@ -331,7 +331,7 @@ describe("filterItems", () => {
 
   it("works with a vocabulary taken from the index", () => {
     const result = parseQuery(new URLSearchParams("type=blog"), INDEX);
-    assert.deepEqual(result, { filters: { type: "blog", page: 1, shape: SEED_SHAPE } });
+    assert.deepEqual(result, { filters: { type: "blog", page: 1, fields: SEED_FIELDS } });
     assert.deepEqual(ids(filterItems(INDEX, result.filters!)), ALL.slice(4));
   });
 

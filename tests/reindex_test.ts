@@ -7,7 +7,7 @@ import { appendFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { createContentFilesLoader } from "../src/content_loader.ts";
-import { loadConfigFile } from "../src/load_config.ts";
+import { loadConfigFile } from "../src/config/load.ts";
 import {
   configFor,
   copySite,

@@ -10,7 +10,7 @@ import { createHandler } from "../src/http/handler.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
 import { createJournal } from "../src/sync/journal.ts";
-import { loadConfigFile } from "../src/load_config.ts";
+import { loadConfigFile } from "../src/config/load.ts";
 import { readBody, readCheckedBytes } from "../src/source/read_file.ts";
 import { createSingleFlight } from "../src/util/single_flight.ts";
 import { ALL_PLUGINS, LONG, md, removeSite, type SiteFiles, writeSite } from "./helpers.ts";

@@ -5,7 +5,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { mulberry32 } from "../bench/site.ts";
-import { parsedBlocks, readBody, readBodyPaced } from "../src/text/blocks.ts";
+import { parsedBlocks, readBlocks } from "../src/text/blocks.ts";
+import { readBlocksPaced } from "../src/text/segments.ts";
 import { plainText, plainTextPaced } from "../src/text/plain_text.ts";
 import { MAX_SECTIONS, sectionsOf } from "../src/text/sections.ts";
 import { firstSpan, replaceSpans, withoutTemplateTags } from "../src/text/spans.ts";
@@ -51,7 +52,7 @@ async function workOf(run: () => Promise<unknown>): Promise<Work> {
 /** What an item's text and sections cost at request time (as `feed/item_text.ts` makes them). */
 async function textAndSections(body: string): Promise<{ sections: number }> {
   const pace = createPacer();
-  const { blocks } = await readBodyPaced(body, pace);
+  const { blocks } = await readBlocksPaced(body, pace);
   await plainTextPaced(blocks, pace);
   const sections = await sectionsOf(blocks, "Title", { pace });
   return { sections: sections.length };
@@ -260,15 +261,15 @@ describe("linear text work (issue 24)", () => {
     for (let i = 0; i < 5000; i++) {
       const body = Array.from({ length: 5 + Math.floor(random() * 60) }, () => pick(kinds))
         .join("\n");
-      const whole = readBody(body);
+      const whole = readBlocks(body);
       // Segments of one character at least: a cut wherever one may be.
-      assert.deepEqual(await readBodyPaced(body, never, 1), whole, JSON.stringify(body));
+      assert.deepEqual(await readBlocksPaced(body, never, 1), whole, JSON.stringify(body));
       assert.deepEqual(whole.blocks, parsedBlocks(body, { eager: true }), JSON.stringify(body));
     }
   });
 
   it("joins the plain text of many blocks a run at a time, as plainText does", async () => {
-    const blocks = readBody(SHAPES["paragraphs with links"](10_000)).blocks;
+    const blocks = readBlocks(SHAPES["paragraphs with links"](10_000)).blocks;
     assert.equal(await plainTextPaced(blocks, createPacer(0)), plainText(blocks));
   });
 });
@@ -302,7 +303,7 @@ describe("at most 10,000 sections an item (issue 24)", () => {
 
   it("makes exactly 10,000 sections of 10,000 headings, without a warning", async () => {
     let folded = -1;
-    const blocks = readBody(SHAPES.headings(MAX_SECTIONS)).blocks;
+    const blocks = readBlocks(SHAPES.headings(MAX_SECTIONS)).blocks;
     const sections = await sectionsOf(blocks, "T", { folded: (n) => folded = n });
     assert.equal(sections.length, MAX_SECTIONS);
     assert.equal(folded, -1);

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
-import type { ContentConfig } from "../config.ts";
+import { loadConfigFile } from "../config/load.ts";
+import type { ContentConfig } from "../config/types.ts";
 import { createContentFilesLoader } from "../content_loader.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
 import { buildIndex, type Index, indexSettings } from "../index/build.ts";
-import { loadConfigFile } from "../load_config.ts";
 import { warningLines } from "../log.ts";
 import { PLUGINS } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
@@ -68,7 +68,7 @@ export interface CheckReport {
  * plugin: files seen, items, items in the feed, why the rest are not there,
  * and the files skipped by extension; then every warning.
  *
- * @throws {import("../config.ts").ConfigError} a configuration that cannot be used
+ * @throws {import("../config/types.ts").ConfigError} a configuration that cannot be used
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 import process from "node:process";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../config/types.ts";
 import { writeSnapshotFile } from "../snapshot.ts";
 import { parseCliArgs, USAGE, UsageError } from "./args.ts";
 import { checkContent, checkReportJson, formatCheckReport } from "./check.ts";

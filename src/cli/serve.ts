@@ -1,6 +1,6 @@
 import process from "node:process";
 import { serve } from "srvx";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
 import { createService, type Service } from "../service.ts";
 

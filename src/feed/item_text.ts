@@ -1,5 +1,5 @@
 import type { Item } from "../index/item.ts";
-import { readBodyPaced } from "../text/blocks.ts";
+import { readBlocksPaced } from "../text/segments.ts";
 import { htmlDocumentBlocks } from "../text/html_blocks.ts";
 import { plainTextPaced } from "../text/plain_text.ts";
 import { MAX_SECTIONS, type Section, sectionsOf } from "../text/sections.ts";
@@ -88,7 +88,7 @@ export function createItemTexts(
   const makeNew = async (item: Item, body: string, pace: Pacer): Promise<Made> => {
     const blocks = /\.html?$/i.test(item.file)
       ? htmlDocumentBlocks(body)
-      : (await readBodyPaced(body, pace)).blocks;
+      : (await readBlocksPaced(body, pace)).blocks;
     const text = await plainTextPaced(blocks, pace);
     const sections = await sectionsOf(blocks, item.title, {
       pace,

@@ -4,12 +4,13 @@ import { ownFolderOf } from "../source/select.ts";
 import { formatDay, parseDate } from "../util/dates.ts";
 import { shortHash } from "../util/hash.ts";
 import { stem } from "../util/path.ts";
-import { quoteValue } from "../util/quote.ts";
 import { slugify } from "../util/slugify.ts";
+import { readAttrs } from "./attrs.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
 import { summarizeText } from "../text/summary.ts";
 import { cutDescription } from "./preview.ts";
 import { readingTime } from "./reading_time.ts";
+import { deriveVisibility } from "./visibility.ts";
 
 /**
  * The fields of an item that depend on its file alone (SPEC 4). Fields that
@@ -115,35 +116,8 @@ export function deriveFields(
   warnings: Warning[],
   context: DeriveContext = {},
 ): FileFields {
-  const attrs = withAliases(file.attrs);
-  const warn = (key: string, expected: string, fallback: string) =>
-    warnings.push({
-      file: shown,
-      message: `front matter '${key}': expected ${expected}, got ${
-        quoteValue(attrs[key])
-      }; using ${fallback}`,
-    });
-  const str = (key: string): string | undefined => {
-    const value = attrs[key];
-    if (value == null) return undefined;
-    if (typeof value === "string") return value;
-    warn(key, "a string", "the default");
-    return undefined;
-  };
-  const bool = (key: string): boolean | undefined => {
-    const value = attrs[key];
-    if (value == null) return undefined;
-    if (typeof value === "boolean") return value;
-    warn(key, "true or false", "the default");
-    return undefined;
-  };
-  const date = (key: string): number | undefined => {
-    const value = attrs[key];
-    if (value == null || value === "") return undefined;
-    const ms = parseDate(value);
-    if (ms === undefined) warn(key, "a date (YYYY-MM-DD, ISO 8601 or Unix seconds)", "the default");
-    return ms;
-  };
+  const read = readAttrs(file.attrs, shown, warnings);
+  const { attrs, warn, str, date } = read;
   // A folder's own file (x/index.md) takes its name, its slug and its date from the folder (SPEC 3).
   const own = ownFolderOf(file.path);
   const fileName = own === undefined
@@ -216,47 +190,7 @@ export function deriveFields(
     } else warn("time", "a non-negative integer of minutes", "the reading time");
   }
 
-  // Fail closed (SPEC 4): `draft: yes` is a string in YAML 1.2, and a typo
-  // must never publish a draft.
-  const hiding = (key: string): boolean => {
-    const value = attrs[key];
-    if (value == null) return false;
-    if (typeof value === "boolean") return value;
-    warn(key, "true or false", "true (a value that is not false hides the item)");
-    return true;
-  };
-  // Jekyll's `published: false` is its draft flag; fail closed the same way.
-  const published = attrs.published;
-  let unpublished = false;
-  if (published != null && published !== true) {
-    if (published !== false) warn("published", "true or false", "false (the item is hidden)");
-    unpublished = true;
-  }
-  const draft = hiding("draft") || unpublished;
-  const unlisted = hiding("unlisted");
-  let deprecated = false;
-  if (attrs.deprecated != null) {
-    if (typeof attrs.deprecated === "boolean") deprecated = attrs.deprecated;
-    else if (parseDate(attrs.deprecated) !== undefined) deprecated = true;
-    else warn("deprecated", "true, false or a date", "false");
-  }
-  const listed = !draft && !unlisted && !deprecated;
-  const explicitlyIndexable = bool("indexable");
-  const indexable = explicitlyIndexable ?? (listed && atLeastChars(file.body, 100));
-  const unindexed: NotIndexable | undefined = indexable
-    ? undefined
-    : explicitlyIndexable === false
-    ? "indexable: false"
-    : draft
-    ? "draft"
-    : unlisted
-    ? "unlisted"
-    : deprecated
-    ? "deprecated"
-    : file.body === ""
-    ? "empty body"
-    : "short body";
-  const searchable = bool("searchable") ?? listed;
+  const { draft, indexable, searchable, unindexed } = deriveVisibility(read, file.body);
 
   const positionKey = ORDER_KEYS.find((key) => attrs[key] != null);
   let position: number | undefined;
@@ -295,35 +229,4 @@ export function deriveFields(
     hasBody: file.body !== "",
     unindexed,
   };
-}
-
-/**
- * The front matter with the nested forms of generators read as flat keys:
- * Starlight's `sidebar: { order }` as `sidebar.order`, and Docusaurus's
- * `last_update: { date }` as its date. Starlight's `lastUpdated: true`
- * (take the date from git) counts as absent.
- */
-function withAliases(attrs: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  const sidebar = attrs.sidebar;
-  const update = attrs.last_update;
-  const touched = typeof attrs.lastUpdated === "boolean" ||
-    (typeof update === "object" && update !== null && !Array.isArray(update)) ||
-    (typeof sidebar === "object" && sidebar !== null && "order" in sidebar);
-  if (!touched) return attrs;
-  const out: Record<string, unknown> = { ...attrs };
-  if (typeof attrs.lastUpdated === "boolean") delete out.lastUpdated;
-  if (typeof update === "object" && update !== null && !Array.isArray(update)) {
-    out.last_update = (update as { date?: unknown }).date;
-  }
-  if (typeof sidebar === "object" && sidebar !== null && "order" in sidebar) {
-    out["sidebar.order"] = (sidebar as { order?: unknown }).order;
-  }
-  return out;
-}
-
-/** Whether text has at least `n` characters (code points), without counting long bodies in full. */
-function atLeastChars(text: string, n: number): boolean {
-  if (text.length >= 2 * n) return true; // a code point is at most two code units
-  if (text.length < n) return false;
-  return [...text].length >= n;
 }

@@ -1,4 +1,4 @@
-import type { ContentConfig } from "../config.ts";
+import type { ContentConfig } from "../config/types.ts";
 import type { FileFields } from "../fields/derive.ts";
 import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
 import { categoryAt, PLUGINS } from "../plugins.ts";
@@ -40,7 +40,7 @@ export interface PluginSettings {
  * @example
  * ```ts
  * import { indexSettings } from "./build.ts";
- * import { validateConfig } from "../config.ts";
+ * import { validateConfig } from "../config/validate.ts";
  * const config = validateConfig({ plugins: { docs: null, api: null } }, "/site/content");
  * indexSettings(config).plugins; // [{ name: "docs", path: "docs" }]
  * ```

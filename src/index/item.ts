@@ -1,7 +1,9 @@
-import type { NameSlug } from "../fields/names.ts";
-
 /** A tag as served: name, slug and how many feed items across the site carry it. */
-export interface Tag extends NameSlug {
+export interface Tag {
+  /** The tag as the content writes it. */
+  readonly name: string;
+  /** `slugify(name)`: what the `tag` filter compares. */
+  readonly slug: string;
   /** Feed-eligible items across the site that carry a tag with this slug. */
   readonly count: number;
 }
@@ -35,7 +37,7 @@ export interface Item {
   /** Front matter `description` or `summary`, else a preview of the body. */
   readonly description: string;
   /** `[{name, slug}]`; Anonymous when the file names none. */
-  readonly authors: readonly NameSlug[];
+  readonly authors: readonly { readonly name: string; readonly slug: string }[];
   /** `[{name, slug, count}]`. */
   readonly tags: readonly Tag[];
   /** `YYYY-MM-DD`, UTC. */

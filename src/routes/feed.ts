@@ -7,7 +7,7 @@ import type { Item } from "../index/item.ts";
 import { formatCursor } from "../sync/cursor.ts";
 import { sincePlan } from "../sync/since.ts";
 import type { RouteInput } from "./input.ts";
-import { answerKey, parseQuery, queryKey } from "./query.ts";
+import { answerKey, parseQuery, queryKey, shapeOfQuery } from "./query.ts";
 
 /**
  * `GET /api/content.json` (SPEC 6, 6.1, 6.2): the feed items that match the
@@ -38,7 +38,7 @@ export async function feedPlan(r: RouteInput): Promise<Plan> {
       type: query.type,
       category: query.category,
       limit: query.limit,
-      shape: query.shape,
+      shape: shapeOfQuery(query),
       key: `feed?${queryKey(query)}`,
       params: r.query,
     });
@@ -49,7 +49,7 @@ export async function feedPlan(r: RouteInput): Promise<Plan> {
   const link = pageLinks(`${base}/api/content.json`, r.query, page);
   const key = answerKey(query, page);
   const cursor = formatCursor(journal.id, journal.head);
-  const { shape } = query;
+  const shape = shapeOfQuery(query);
   return {
     kind: "answer",
     key: key ? `feed?${key}` : "feed",

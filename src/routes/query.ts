@@ -7,18 +7,39 @@ import {
   ITEM_FIELDS,
   type ItemField,
 } from "../index/item_fields.ts";
-import { feedShape, type Shape } from "../index/shape.ts";
-import { type Cursor, parseCursor } from "../sync/cursor.ts";
+import { feedShape, SEED_SHAPE, type Shape, shapeOf } from "../index/shape.ts";
+import type { AnyField } from "../index/item_fields.ts";
+import { parseCursor } from "../sync/cursor.ts";
 import { parseDate } from "../util/dates.ts";
 import { fold, slugify } from "../util/slugify.ts";
 
 /** A feed query, parsed and validated (SPEC 6.1, 6.2, 12). Absent parameters are `undefined`. */
 export interface Query extends Filters {
-  /** The fields each item holds (SPEC 6.2 `fields` and `include`; the seed's without either). */
-  readonly shape: Shape;
-  /** The changes after this cursor (SPEC 12 `since`), instead of the feed. */
-  readonly since?: Cursor;
+  /**
+   * The fields each item holds, in canonical order (SPEC 6.2: `fields`
+   * narrows the seed's, `include` adds; the seed's without either).
+   */
+  readonly fields: readonly string[];
+  /** The changes after this cursor (SPEC 12 `since`), instead of the feed: `0` is `{seq: 0}`. */
+  readonly since?: { readonly journal: string | undefined; readonly seq: number };
 }
+
+/**
+ * The shape of a query's items: its fields, with their writers.
+ *
+ * @example
+ * ```ts
+ * import { parseQuery, shapeOfQuery } from "./query.ts";
+ * const query = parseQuery(new URLSearchParams("fields=last_update"), { types: [], categories: [] }).filters!;
+ * shapeOfQuery(query).key; // "id,last_update"
+ * ```
+ */
+export function shapeOfQuery(query: Pick<Query, "fields">): Shape {
+  return query.fields === SEED_SHAPE_NAMES ? SEED_SHAPE : shapeOf(query.fields as AnyField[]);
+}
+
+/** The seed shape's names, one array: a query without `fields` or `include` holds it. */
+const SEED_SHAPE_NAMES: readonly string[] = SEED_SHAPE.fields.map((field) => field.name);
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */
 export interface QueryProblem {
@@ -84,8 +105,10 @@ export const MAX_SEARCH = 200;
  */
 export function parseQuery(
   params: URLSearchParams,
-  vocabulary: QueryVocabulary,
-): { filters: Query; problem?: undefined } | { problem: QueryProblem; filters?: undefined } {
+  vocabulary: { readonly types: readonly string[]; readonly categories: readonly string[] },
+):
+  | { filters: Query; problem?: undefined }
+  | { problem: { readonly parameter: string; readonly detail: string }; filters?: undefined } {
   const values = new Map<string, string>();
   for (const [key, value] of params) {
     if (!KNOWN.has(key)) {
@@ -98,7 +121,7 @@ export function parseQuery(
     values.set(key, value);
   }
   const get = (key: string) => values.get(key) || undefined;
-  const filters: { -readonly [K in keyof Query]: Query[K] } = { page: 1, shape: feedShape() };
+  const filters: { -readonly [K in keyof Query]: Query[K] } = { page: 1, fields: SEED_SHAPE_NAMES };
   let includeList: IncludeField[] | undefined;
   let fieldList: ItemField[] | undefined;
 
@@ -243,7 +266,9 @@ export function parseQuery(
     }
     filters.page = +page;
   }
-  filters.shape = feedShape(fieldList, includeList);
+  if (fieldList || includeList) {
+    filters.fields = feedShape(fieldList, includeList).fields.map((field) => field.name);
+  }
   return { filters };
 }
 
@@ -307,12 +332,12 @@ export function parseInclude(value: string): IncludeField[] | string {
  * queryKey(a) === queryKey(b); // true
  * ```
  */
-export function queryKey(query: Filters & Partial<Pick<Query, "shape" | "since">>): string {
+export function queryKey(query: Filters & Partial<Pick<Query, "fields" | "since">>): string {
   const parts: [string, string][] = [];
   const named: Record<string, unknown> = {
     ...query,
     updated_since: query.updatedSince,
-    fields: query.shape && !query.shape.seed ? query.shape.key : undefined,
+    fields: query.fields && query.fields !== SEED_SHAPE_NAMES ? query.fields.join(",") : undefined,
     since: query.since && `${query.since.journal ?? ""}.${query.since.seq}`,
   };
   for (const key of FEED_PARAMETERS) {

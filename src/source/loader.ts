@@ -1,10 +1,10 @@
-import type { ContentConfig } from "../config.ts";
+import type { ContentConfig } from "../config/types.ts";
 import { PLUGINS } from "../plugins.ts";
 import { entryInfo, type Stamp, stampAll } from "./fs.ts";
 import { foldersChanged, folderStamp, type FoundFile, listFiles } from "./list.ts";
 import { isWarning } from "./parse.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
-import { runHelper } from "./helper.ts";
+import { runHelper } from "./worker_pool.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
 import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
 import { contentPath } from "../util/path.ts";
@@ -117,7 +117,7 @@ export interface Entry<T> {
  * @example
  * ```ts
  * import { createLoader } from "./loader.ts";
- * import { validateConfig } from "../config.ts";
+ * import { validateConfig } from "../config/validate.ts";
  * const config = validateConfig({ plugins: { docs: null } }, "/site/content");
  * const loader = createLoader(config, { prepare: (parsed) => parsed });
  * const { files, warnings } = await loader.load();

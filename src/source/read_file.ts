@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_FILE_SIZE } from "../config.ts";
+import { DEFAULT_MAX_FILE_SIZE } from "../config/types.ts";
 import { forEachConcurrently } from "../util/concurrency.ts";
 import { setImmediate } from "node:timers";
 import { fileChecksum } from "./file_hash.ts";

@@ -1,4 +1,4 @@
-import type { ContentPluginConfig } from "../config.ts";
+import type { ContentPluginConfig } from "../config/types.ts";
 import type { PluginDeclaration } from "../plugins.ts";
 import { globMatcher } from "../util/glob.ts";
 import { stem } from "../util/path.ts";

@@ -11,7 +11,8 @@ import type { Shape } from "../index/shape.ts";
 import { byteWriter } from "../util/byte_writer.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import { type Cursor, formatCursor } from "./cursor.ts";
-import { changesSince, cursorProblem, type JournalState } from "./state.ts";
+import { changesSince, cursorProblem } from "./changes_since.ts";
+import type { JournalState } from "./state.ts";
 
 /** What a `since` request asks (SPEC 12: it combines with `type`, `category`, `limit` and a shape). */
 export interface SinceRequest {

@@ -1,4 +1,4 @@
-import { readBody, type TextBlock } from "./blocks.ts";
+import { readBlocks, type TextBlock } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
 import { firstHeading, firstProse, plainText } from "./plain_text.ts";
 import { countWords, plainWords } from "./words.ts";
@@ -34,7 +34,7 @@ export function summarizeText(body: string, html = false): TextSummary {
   // A body of plain prose is read in one tight scan; any other, chunk by chunk.
   const words = plainWords(body);
   if (words !== -1) return simpleSummary(body, words);
-  const read = readBody(body);
+  const read = readBlocks(body);
   return { heading: firstHeading(read.blocks), prose: firstProse(read.blocks), words: read.words };
 }
 

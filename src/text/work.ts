@@ -22,7 +22,7 @@ export const textWork = {
   tokens: 0,
   /** Characters of inline text parsed for markup. */
   inlineChars: 0,
-  /** Segments long bodies were read in (`readBodyPaced`). */
+  /** Segments long bodies were read in (`readBlocksPaced`). */
   segments: 0,
   /** SHA-256 checksums of sections' texts. */
   digests: 0,

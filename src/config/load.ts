@@ -1,12 +1,11 @@
-import {
-  ConfigError,
-  type ContentConfig,
-  parseAuthorsFile,
-  parseConfig,
-  validateConfig,
-} from "./config.ts";
-import { resolvePath } from "./util/path.ts";
-import { cwd, isFolder, listingProblem, readText } from "./source/fs.ts";
+// Loading the configuration (SPEC 2): the file read, parsed and checked,
+// the content root found and listable, each plugin's authors file read.
+// Above `source/` in the layers: it reads files through `source/fs.ts`.
+import { cwd, isFolder, listingProblem, readText } from "../source/fs.ts";
+import { resolvePath } from "../util/path.ts";
+import { parseAuthorsFile, parseConfig } from "./parse.ts";
+import { ConfigError, type ContentConfig } from "./types.ts";
+import { validateConfig } from "./validate.ts";
 
 /**
  * Reads, validates and checks a service configuration file (SPEC 2): the
@@ -16,7 +15,7 @@ import { cwd, isFolder, listingProblem, readText } from "./source/fs.ts";
  *
  * @example
  * ```ts
- * import { loadConfigFile } from "./load_config.ts";
+ * import { loadConfigFile } from "./load.ts";
  * const config = await loadConfigFile("content/services.yaml");
  * config.plugins.map((p) => p.name); // ["academy", "blog", "docs", "faq", "pages"]
  * ```
@@ -36,7 +35,7 @@ export async function loadConfigFile(file: string): Promise<ContentConfig> {
  *
  * @example
  * ```ts
- * import { loadConfigObject } from "./load_config.ts";
+ * import { loadConfigObject } from "./load.ts";
  * const config = await loadConfigObject({ path: "content", plugins: { docs: null, api: null } });
  * ```
  */

@@ -35,7 +35,7 @@ export interface HelperReply<T> {
  *
  * @example
  * ```ts
- * import { runHelper } from "./helper.ts";
+ * import { runHelper } from "./worker_pool.ts";
  * const jobs: import("./read_file.ts").ReadJob[] = [];
  * const read = await runHelper(
  *   { url: new URL("../read_worker.ts", import.meta.url), data: { keepBody: false } },

@@ -1,0 +1,75 @@
+// The shape of a validated service configuration (SPEC 2) and its error:
+// what every layer above reads of the config.
+import type { ContentPluginName } from "../plugins.ts";
+
+/** One enabled content plugin, with its options resolved. */
+export interface ContentPluginConfig {
+  /** The plugin's name (and `type`). */
+  readonly name: ContentPluginName;
+  /** Folder of the plugin's files, relative to the content root, `/`-separated. */
+  readonly path: string;
+  /** Include globs relative to `path`; `undefined` means the plugin's defaults. */
+  readonly include: readonly string[] | undefined;
+  /** Exclude globs relative to `path`. */
+  readonly exclude: readonly string[];
+  /** A folder without an own file: a path segment (`keep`), or left out (`skip`). */
+  readonly orphans: "keep" | "skip";
+  /** A `url` pattern (SPEC 4): an absolute URL or a root-relative path with placeholders. */
+  readonly permalink: string | undefined;
+  /** An authors file (`authors.yml`), relative to the plugin's folder, as the config names it. */
+  readonly authors: string | undefined;
+  /** The authors file read: each author key and the name it stands for (set when it is loaded). */
+  readonly authorNames?: ReadonlyMap<string, string>;
+}
+
+/** A validated `service.content.config`. */
+export interface ContentConfig {
+  /** Where the config came from, for messages (a file path or `"options"`). */
+  readonly source: string;
+  /** Free-text site title. */
+  readonly title: string | undefined;
+  /** Base URL without a trailing slash, when configured. */
+  readonly url: string | undefined;
+  /** Absolute content root. */
+  readonly root: string;
+  /** Enabled content plugins in the order the config lists them. */
+  readonly plugins: readonly ContentPluginConfig[];
+  /** `GET /api/content.json` enabled. */
+  readonly api: boolean;
+  /** `GET /sitemap.xml` enabled. */
+  readonly sitemap: boolean;
+  /** `GET /llms.txt` and `/llms-full.txt` enabled (SPEC 14). */
+  readonly llms: boolean;
+  /** `GET /feed.json`, JSON Feed 1.1, enabled (SPEC 14). */
+  readonly feed: boolean;
+  /** `POST /api/mcp`, the Model Context Protocol server, enabled (SPEC 14). */
+  readonly mcp: boolean;
+  /** Content files larger than this many bytes are left out unread (`max_file_size`). */
+  readonly maxFileSize: number;
+  /** Take dates from git commits where the root is in a work tree (`git`, default true). */
+  readonly git: boolean;
+  /** Free-text description of the site (`llms.txt`). */
+  readonly description: string | undefined;
+  /**
+   * Absolute folder of the sync journal (`state`): default `.content-feed`
+   * beside the config file, or in the content root for a config object.
+   */
+  readonly state: string;
+  /** Days a deletion stays in the journal (`retention`, default 90). */
+  readonly retention: number;
+}
+
+/** `max_file_size` when the config sets none: 10 MB. */
+export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+
+/** A configuration problem: its message is the one line printed at start-up. */
+export class ConfigError extends Error {
+  /** One line: the file (or option), the key, and what was expected. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** The parameter key under `parameters` that holds the content configuration. */
+export const CONFIG_KEY = "service.content.config";
