@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { compress, ENCODINGS } from "../src/http/encoding.ts";
+import { compress } from "../src/http/encoding.ts";
+import { ENCODINGS } from "../src/util/accept_encoding.ts";
 import { LONG, md, replicaOf, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 const ORIGIN = "http://localhost:8000";

@@ -1,34 +1,4 @@
-/** Content codings this runtime's `CompressionStream` can produce, best first. */
-export const ENCODINGS: readonly string[] = ["br", "gzip"].filter((format) => {
-  try {
-    new CompressionStream(format as CompressionFormat);
-    return true;
-  } catch {
-    return false;
-  }
-});
-
-/**
- * Picks the coding to answer with from an `Accept-Encoding` header: the best
- * one this runtime can produce that the client accepts (q > 0).
- *
- * @example
- * ```ts
- * import { negotiate } from "./encoding.ts";
- * negotiate("gzip, deflate"); // "gzip"
- * negotiate(null); // undefined
- * ```
- */
-export function negotiate(header: string | null): string | undefined {
-  if (!header) return undefined;
-  const accepted = new Map<string, number>();
-  for (const part of header.toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    accepted.set(name.trim(), q ? Number(q.slice(2)) || 0 : 1);
-  }
-  return ENCODINGS.find((coding) => (accepted.get(coding) ?? accepted.get("*") ?? 0) > 0);
-}
+import { codingOf } from "../util/accept_encoding.ts";
 
 /** Input handed to the compressor at a time: the body itself is never copied whole. */
 const SLICE = 1 << 16;
@@ -74,14 +44,10 @@ export async function compress(bytes: Uint8Array, coding: string): Promise<Uint8
 /** Bodies at or under this many bytes are sent uncompressed (SPEC 9). */
 export const COMPRESS_MIN = 1024;
 
-/** Codings chosen per `Accept-Encoding` value seen; bounded, since clients choose the values. */
-const chosen = new Map<string, string>();
-const CHOSEN_MAX = 256;
-
 /**
  * The coding to answer a request with, for a body of `size` bytes:
- * `identity` at or under {@link COMPRESS_MIN}, else {@link negotiate}'s
- * choice (remembered per header value, a few hundred at most).
+ * `identity` at or under {@link COMPRESS_MIN}, else the best coding this
+ * runtime makes that the client accepts (`util/accept_encoding.ts`).
  *
  * @example
  * ```ts
@@ -93,11 +59,5 @@ const CHOSEN_MAX = 256;
  */
 export function codingFor(request: Request, size: number): string {
   if (size <= COMPRESS_MIN) return "identity";
-  const accept = request.headers.get("Accept-Encoding") ?? "";
-  let coding = chosen.get(accept);
-  if (coding === undefined) {
-    coding = negotiate(accept) ?? "identity";
-    if (chosen.size < CHOSEN_MAX) chosen.set(accept, coding);
-  }
-  return coding;
+  return codingOf(request.headers.get("Accept-Encoding") ?? "");
 }

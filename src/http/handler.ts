@@ -13,7 +13,7 @@ import type { JournalState } from "../sync/state.ts";
 import { type AnswerContext, createAnswerStore, MAX_URL } from "./answer_store.ts";
 import { sendPreflight } from "./cors.ts";
 import { hostProblem } from "./host.ts";
-import { answerMcp } from "./mcp.ts";
+import { createMcpAnswerer } from "./mcp.ts";
 import { problemBody, sendProblem } from "./problem.ts";
 import type { HttpSettings } from "./settings.ts";
 
@@ -93,6 +93,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const store = createAnswerStore(options, options.baseUrl, itemTexts.gather);
   const stale = (items: readonly Item[]) => options.stale?.(items);
   const searchTexts = options.readBody ? createSearchTexts(options.readBody, stale) : undefined;
+  const answerMcp = createMcpAnswerer(options);
 
   const problem = (
     request: Request,
@@ -139,7 +140,7 @@ export function createHandler(options: HandlerOptions): Handler {
   for (const route of ROUTES) {
     const answer = route.name === "mcp"
       ? (r: RouteContext) =>
-        answerMcp(r.request, toolBackend(inputOf(r), (plan) => asText(r, plan)), options)
+        answerMcp(r.request, toolBackend(inputOf(r), (plan) => asText(r, plan)))
       : async (r: RouteContext) =>
         respond(
           r.request,

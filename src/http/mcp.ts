@@ -38,13 +38,15 @@ export interface McpSettings extends HttpSettings {
   readonly mcpAnswerBytes?: number;
 }
 
-/**
- * The SDK's server, its Web-standard Streamable HTTP transport and the
- * tools, imported on the first MCP request (about 250 ms of module loading
- * that a service without MCP clients never pays) and kept.
- */
-let loaded: Promise<Loaded> | undefined;
+/** What answering MCP requests takes: the SDK, the tools, one Ajv instance. */
 type Loaded = Awaited<ReturnType<typeof load>>;
+
+/**
+ * Imports the SDK's server, its Web-standard Streamable HTTP transport and
+ * the tools: about 250 ms of module loading that a service without MCP
+ * clients never pays, done on the first MCP request and kept by the
+ * service's handler ({@link createMcpAnswerer}).
+ */
 async function load() {
   const [server, transport, types, tools, ajv] = await Promise.all([
     import("@modelcontextprotocol/sdk/server"),
@@ -67,6 +69,24 @@ async function load() {
   };
   const byName = new Map(tools.TOOLS.map((tool) => [tool.name, tool]));
   return { server, transport, types, tools, listed, byName, jsonSchemaValidator };
+}
+
+/** Answers one `POST /api/mcp` request with the tools' backend for its index. */
+export type McpAnswerer = (request: Request, backend: ToolBackend) => Promise<Response>;
+
+/**
+ * The service's MCP server (see {@link answerMcp}): the SDK loaded on its
+ * first request and kept by the answerer, not by the module.
+ *
+ * @example
+ * ```ts
+ * import { createMcpAnswerer } from "./mcp.ts";
+ * const answer = createMcpAnswerer({ cors: true, cacheControl: "" });
+ * ```
+ */
+export function createMcpAnswerer(settings: McpSettings): McpAnswerer {
+  let loaded: Promise<Loaded> | undefined;
+  return (request, backend) => answerMcp(request, backend, settings, loaded ??= load());
 }
 
 /**
@@ -104,9 +124,9 @@ export async function answerMcp(
   request: Request,
   backend: ToolBackend,
   settings: McpSettings,
+  sdk: Promise<Loaded> = load(),
 ): Promise<Response> {
-  const { server, transport, types, tools, listed, byName, jsonSchemaValidator } =
-    await (loaded ??= load());
+  const { server, transport, types, tools, listed, byName, jsonSchemaValidator } = await sdk;
   const mcp = new server.Server(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator });
   mcp.setRequestHandler(types.ListToolsRequestSchema, () => listed);
   const budget = createAnswerBudget(settings.mcpAnswerBytes ?? DEFAULT_MCP_ANSWER_BYTES);

@@ -7,7 +7,9 @@ import type { Item } from "../index/item.ts";
 import { formatCursor } from "../sync/cursor.ts";
 import { sincePlan } from "../sync/since.ts";
 import type { RouteInput } from "./input.ts";
-import { answerKey, parseQuery, queryKey, shapeOfQuery } from "./query.ts";
+import { parseQuery } from "./query.ts";
+import { shapeOfQuery } from "./query_fields.ts";
+import { answerKey, queryKey } from "./query_key.ts";
 
 /**
  * `GET /api/content.json` (SPEC 6, 6.1, 6.2): the feed items that match the

@@ -4,7 +4,7 @@ import type { Item } from "../index/item.ts";
 import { formShape } from "../index/shape.ts";
 import { itemMarkdown } from "../outputs/markdown.ts";
 import type { RouteInput } from "./input.ts";
-import { parseInclude } from "./query.ts";
+import { parseInclude } from "./query_fields.ts";
 
 /**
  * The item a route's path names (SPEC 7: matched against the index only,

@@ -175,6 +175,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           },
           "304": { description: "Not modified" },
           "404": problem("No such item"),
+          "503": problem("A file changed while its body was read; try again"),
         },
       },
     },

@@ -9,7 +9,8 @@ import { JSON_FEED_PAGE, renderJsonFeed } from "../outputs/json_feed.ts";
 import { renderLlmsFull, renderLlmsTxt } from "../outputs/llms.ts";
 import type { Making } from "../feed/plan.ts";
 import type { RouteInput } from "./input.ts";
-import { parseQuery, queryKey } from "./query.ts";
+import { parseQuery } from "./query.ts";
+import { queryKey } from "./query_key.ts";
 
 /** Items whose bodies `/llms-full.txt` holds at once while it is written. */
 const LLMS_FULL_RUN = 256;

@@ -1,15 +1,8 @@
-import type { Filters } from "../feed/filter.ts";
-import { SORT_ORDERS, type SortOrder } from "../feed/filter.ts";
-import type { Page } from "../feed/filter.ts";
-import {
-  INCLUDE_FIELDS,
-  type IncludeField,
-  ITEM_FIELDS,
-  type ItemField,
-} from "../index/item_fields.ts";
-import { feedShape, SEED_SHAPE, type Shape, shapeOf } from "../index/shape.ts";
-import type { AnyField } from "../index/item_fields.ts";
+import { type Filters, SORT_ORDERS, type SortOrder } from "../feed/filter.ts";
+import type { IncludeField, ItemField } from "../index/item_fields.ts";
+import { feedShape } from "../index/shape.ts";
 import { parseCursor } from "../sync/cursor.ts";
+import { parseFields, parseInclude, SEED_SHAPE_NAMES } from "./query_fields.ts";
 import { parseDate } from "../util/dates.ts";
 import { fold, slugify } from "../util/slugify.ts";
 
@@ -23,23 +16,6 @@ export interface Query extends Filters {
   /** The changes after this cursor (SPEC 12 `since`), instead of the feed: `0` is `{seq: 0}`. */
   readonly since?: { readonly journal: string | undefined; readonly seq: number };
 }
-
-/**
- * The shape of a query's items: its fields, with their writers.
- *
- * @example
- * ```ts
- * import { parseQuery, shapeOfQuery } from "./query.ts";
- * const query = parseQuery(new URLSearchParams("fields=last_update"), { types: [], categories: [] }).filters!;
- * shapeOfQuery(query).key; // "id,last_update"
- * ```
- */
-export function shapeOfQuery(query: Pick<Query, "fields">): Shape {
-  return query.fields === SEED_SHAPE_NAMES ? SEED_SHAPE : shapeOf(query.fields as AnyField[]);
-}
-
-/** The seed shape's names, one array: a query without `fields` or `include` holds it. */
-const SEED_SHAPE_NAMES: readonly string[] = SEED_SHAPE.fields.map((field) => field.name);
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */
 export interface QueryProblem {
@@ -270,114 +246,6 @@ export function parseQuery(
     filters.fields = feedShape(fieldList, includeList).fields.map((field) => field.name);
   }
   return { filters };
-}
-
-/**
- * Parses a `fields` value (SPEC 6.2): a comma list of item fields, given
- * back in canonical order with `id` first; or the sentence for a 400 when
- * it names a field there is none of.
- *
- * @example
- * ```ts
- * import { parseFields } from "./query.ts";
- * parseFields("last_update,checksum"); // ["id", "checksum", "last_update"]
- * parseFields("id,nope"); // 'fields accepts id, checksum, …, got "nope"'
- * ```
- */
-export function parseFields(value: string): ItemField[] | string {
-  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
-  const unknown = names.filter((name) => !(ITEM_FIELDS as readonly string[]).includes(name));
-  if (unknown.length > 0) {
-    return `fields accepts ${ITEM_FIELDS.join(", ")}, got ${
-      unknown.map((name) => JSON.stringify(name)).join(", ")
-    }`;
-  }
-  return ITEM_FIELDS.filter((field) => field === "id" || names.includes(field));
-}
-
-/**
- * Parses an `include` value (SPEC 6.2): a comma list of opt-in fields, in
- * any order and spelling of repeats, given back in canonical order; or the
- * sentence for a 400 when it names a field there is none of.
- *
- * @example
- * ```ts
- * import { parseInclude } from "./query.ts";
- * parseInclude("body,url"); // ["url", "body"]
- * parseInclude("url,nope"); // 'include accepts url, body, text, sections, got "nope"'
- * ```
- */
-export function parseInclude(value: string): IncludeField[] | string {
-  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
-  const unknown = names.find((name) => !(INCLUDE_FIELDS as readonly string[]).includes(name));
-  if (unknown !== undefined) {
-    return `include accepts ${INCLUDE_FIELDS.join(", ")}, got ${JSON.stringify(unknown)}`;
-  }
-  return INCLUDE_FIELDS.filter((field) => names.includes(field));
-}
-
-/**
- * The one spelling of a query: equal for every query that asks for the same
- * answer (`limit=7` and `limit=007`, `search=Café` and `search=cafe`, an
- * empty parameter and none, `include` and `fields` that give one shape), so
- * a response cache keeps one representation per answer, not one per
- * spelling (SPEC 9). `/feed.json` spells its links with it.
- *
- * @example
- * ```ts
- * import { queryKey, parseQuery } from "./query.ts";
- * const vocabulary = { types: ["docs"], categories: ["doc"] };
- * const a = parseQuery(new URLSearchParams("limit=007&search=Caf%C3%A9"), vocabulary).filters!;
- * const b = parseQuery(new URLSearchParams("search=cafe&limit=7&tag="), vocabulary).filters!;
- * queryKey(a) === queryKey(b); // true
- * ```
- */
-export function queryKey(query: Filters & Partial<Pick<Query, "fields" | "since">>): string {
-  const parts: [string, string][] = [];
-  const named: Record<string, unknown> = {
-    ...query,
-    updated_since: query.updatedSince,
-    fields: query.fields && query.fields !== SEED_SHAPE_NAMES ? query.fields.join(",") : undefined,
-    since: query.since && `${query.since.journal ?? ""}.${query.since.seq}`,
-  };
-  for (const key of FEED_PARAMETERS) {
-    const value = named[key];
-    if (value === undefined || (key === "page" && query.limit === undefined)) continue;
-    parts.push([key, Array.isArray(value) ? value.join(" ") : String(value)]);
-  }
-  return new URLSearchParams(parts).toString();
-}
-
-/**
- * The one name of a feed answer (SPEC 9 "Bounded memory"): equal for every
- * request whose response body is the same, whatever its spelling and
- * whatever page size asks for it (`limit=9999` on a site of 3,000 items is
- * the unpaged feed). A response cache keyed by it holds one representation
- * per answer.
- *
- * @example
- * ```ts
- * import { answerKey, parseQuery } from "./query.ts";
- * import { filterItems, paginate } from "../feed/filter.ts";
- * import { buildIndex } from "../index/build.ts";
- * const index = buildIndex([{
- *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
- *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
- * }], {
- *   title: undefined, url: undefined, api: true, sitemap: true,
- *   plugins: [{ name: "docs", path: "docs" }],
- * }, 0);
- * const all = parseQuery(new URLSearchParams(""), index).filters!;
- * const big = parseQuery(new URLSearchParams("limit=9999"), index).filters!;
- * answerKey(all, paginate(filterItems(index, all), all)) ===
- *   answerKey(big, paginate(filterItems(index, big), big)); // true
- * ```
- */
-export function answerKey(query: Query, page: Page): string {
-  const key = queryKey({ ...query, limit: undefined, page: 1 });
-  if (page.items.length === page.total) return key; // every match: the unpaged answer (any limit)
-  const start = (page.page - 1) * (query.limit ?? 0);
-  return `${key}#${page.items.length === 0 ? "none" : `${start}+${page.items.length}`}`;
 }
 
 function problem(parameter: string, detail: string) {
