@@ -173,6 +173,8 @@ export async function createService(
         changed: false,
         listed: true,
         irregular: false,
+        leftOut: [],
+        selection: [],
       });
   } else {
     config = typeof options.config === "object" && options.config !== null
