@@ -14,13 +14,14 @@ const LAYERS: readonly [string, RegExp][] = [
   ["text", /^src\/text\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
+  ["pipeline", /^src\/pipeline\//],
   ["sync", /^src\/sync\//],
   ["feed", /^src\/feed\//],
   ["outputs", /^src\/outputs\//],
   ["http", /^src\/http\//],
   [
     "service",
-    /^src\/(service|live|log|snapshot|load_config|read_worker|content_loader)\.ts$|^src\/adapters\//,
+    /^src\/(service|live|log|snapshot|load_config)\.ts$|^src\/adapters\//,
   ],
   ["cli", /^src\/cli\//],
 ];

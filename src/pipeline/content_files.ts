@@ -1,9 +1,9 @@
-import type { ContentConfig } from "./config.ts";
-import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
-import type { NameSlug } from "./fields/names.ts";
+import type { ContentConfig } from "../config.ts";
+import { type IndexedFile, indexFile, withNames } from "../fields/indexed_file.ts";
+import type { NameSlug } from "../fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
-import { type CommitDates, type GitDates, readGitDates } from "./source/git.ts";
-import { createLoader, type Loaded } from "./source/loader.ts";
+import { type CommitDates, type GitDates, readGitDates } from "../source/git.ts";
+import { createLoader, type Loaded } from "../source/loader.ts";
 
 /** A loader of a configuration's content as the service and the snapshot command use it. */
 export interface ContentFilesLoader {
@@ -34,8 +34,8 @@ export interface ContentFilesOptions {
  *
  * @example
  * ```ts
- * import { createContentFilesLoader } from "./content_loader.ts";
- * import { loadConfigFile } from "./load_config.ts";
+ * import { createContentFilesLoader } from "./content_files.ts";
+ * import { loadConfigFile } from "../load_config.ts";
  * const loader = createContentFilesLoader(await loadConfigFile("content/services.yaml"), {
  *   keepBody: false,
  * });

@@ -2,12 +2,12 @@
 // batches of files the loader posts to it, and derives their fields as the
 // service's own `prepare` does, so a cold start uses a second core. It holds
 // no state; each message is a batch of jobs, each reply their results.
-import { indexFile } from "./fields/indexed_file.ts";
-import type { HelperBatch, HelperReply } from "./source/helper.ts";
-import type { IndexedFile } from "./fields/indexed_file.ts";
-import { isWarning } from "./source/parse.ts";
-import type { CommitDates } from "./source/git.ts";
-import { readContentFiles } from "./source/read_file.ts";
+import { indexFile } from "../fields/indexed_file.ts";
+import type { HelperBatch, HelperReply } from "../source/helper.ts";
+import type { IndexedFile } from "../fields/indexed_file.ts";
+import { isWarning } from "../source/parse.ts";
+import type { CommitDates } from "../source/git.ts";
+import { readContentFiles } from "../source/read_file.ts";
 
 /** What the service sends with each batch (the loader's `helper.data`). */
 export interface ReadWorkerData {
