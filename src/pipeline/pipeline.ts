@@ -25,7 +25,10 @@ export interface PipelineBuild {
   readonly index: Index;
   /** What changed against the previous index (the journal records these). */
   readonly changes: IndexChanges;
-  /** Every file left out and every item kept out of the feed, with why; what the listing counted. */
+  /**
+   * Every file left out and every item kept out of the feed, with why; what
+   * the listing counted. Made on the first read.
+   */
   readonly exclusions: Exclusions;
   /** The load the index was built from: its files, its warnings, whether it listed. */
   readonly loaded: Loaded<IndexedFile>;
@@ -100,10 +103,14 @@ export function createPipeline(
       const index = previous && !loaded.changed
         ? previous
         : buildIndex(loaded.files, settings, builtAt(), { previous, warnings: loaded.warnings });
+      let exclusions: Exclusions | undefined;
       return {
         index,
         changes: indexChanges(previous, index),
-        exclusions: exclusionsOf(loaded, index),
+        // Made on their first read: a server never reads them, `check` does.
+        get exclusions() {
+          return exclusions ??= exclusionsOf(loaded, index);
+        },
         loaded,
       };
     },
