@@ -5,7 +5,7 @@ import type { ReadWorkerData } from "./read_worker.ts";
 import { type CommitDates, type GitDates, readGitDates } from "../source/git.ts";
 import { createLoader, type Loaded } from "../source/loader.ts";
 
-/** A loader of a configuration's content as the service and the snapshot command use it. */
+/** A loader of a configuration's content, its fields derived: the pipeline's source (`pipeline.ts`). */
 export interface ContentFilesLoader {
   /** Loads what changed (see `createLoader`), with commit dates where the content is in git. */
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
