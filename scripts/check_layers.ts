@@ -17,6 +17,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["text", /^src\/text\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
+  ["pipeline", /^src\/pipeline\//],
   ["feed", /^src\/feed\//],
   ["sync", /^src\/sync\//],
   ["outputs", /^src\/outputs\//],
@@ -24,7 +25,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["http", /^src\/http\//],
   [
     "service",
-    /^src\/(service|live|log|snapshot|read_worker|content_loader)\.ts$|^src\/adapters\//,
+    /^src\/(service|live|log|snapshot)\.ts$|^src\/adapters\//,
   ],
   ["cli", /^src\/cli\//],
 ];

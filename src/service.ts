@@ -1,11 +1,10 @@
 import { resolveBaseUrl } from "./config/base_url.ts";
 import { loadConfigFile, loadConfigObject } from "./config/load.ts";
 import type { ContentConfig } from "./config/types.ts";
-import type { IndexedFile } from "./fields/indexed_file.ts";
 import { createNameInterner } from "./fields/names.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import type { Tuning } from "./http/settings.ts";
-import { buildIndex, type Index, type IndexSettings, indexSettings } from "./index/build.ts";
+import type { Index } from "./index/build.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
@@ -18,8 +17,13 @@ import {
 } from "./snapshot.ts";
 import { createJournal, type Journal } from "./sync/journal.ts";
 import { formatCursor } from "./sync/cursor.ts";
-import { createContentFilesLoader } from "./content_loader.ts";
-import type { Loaded } from "./source/loader.ts";
+import {
+  contentPipeline,
+  createPipeline,
+  fixedSource,
+  type Pipeline,
+  type PipelineBuild,
+} from "./pipeline/pipeline.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
 
 /** Where log lines go; defaults to `console`. */
@@ -108,9 +112,6 @@ export interface Service {
   readonly handle: Handler;
 }
 
-/** What the service's loader keeps per file: its fields, no text. */
-type Load = (paths?: readonly string[], reread?: boolean) => Promise<Loaded<IndexedFile>>;
-
 /**
  * Loads the content once and returns the service (SPEC 1). A bad
  * configuration rejects with a `ConfigError` whose message is one line; a
@@ -146,79 +147,60 @@ export async function createService(
   const logger = options.logger ?? console;
   const now = options.now ?? Date.now;
   let config: ContentConfig | undefined;
-  let settings: IndexSettings;
-  let load: Load;
-  let foldersChanged = () => false;
+  let pipeline: Pipeline;
   let journal: Journal;
-  let builtAt = now;
   const logWarning = (message: string) => logger.warn(`warning: ${message}`);
   if (options.snapshot !== undefined) {
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
       : options.snapshot;
-    settings = snapshotSettings(snapshot);
+    const settings = snapshotSettings(snapshot);
     // Every replica of one snapshot answers alike: its build time, its journal's cursors.
-    builtAt = () => snapshot.builtAt;
+    pipeline = createPipeline(
+      settings,
+      fixedSource(snapshotFiles(snapshot)),
+      () => snapshot.builtAt,
+    );
     journal = createJournal({
       initial: journalFromSnapshot(snapshot.journal),
       retentionDays: Infinity,
       warn: logWarning,
     });
-    const files = snapshotFiles(snapshot);
-    load = () =>
-      Promise.resolve({
-        files,
-        warnings: [],
-        read: 0,
-        helped: 0,
-        changed: false,
-        listed: true,
-        irregular: false,
-      });
   } else {
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
-    settings = indexSettings(config);
     // The server keeps each file's fields, not its text: a body is read
     // again when a request needs it.
-    const loader = createContentFilesLoader(config, {
-      keepBody: false,
-      shareNames: createNameInterner(),
-    });
-    load = (paths, reread) => loader.load(paths, reread);
-    foldersChanged = () => loader.foldersChanged();
+    pipeline = contentPipeline(config, { keepBody: false, shareNames: createNameInterner(), now });
     journal = createJournal({
       folder: config.state,
       retentionDays: config.retention,
       warn: logWarning,
     });
   }
-  const baseUrl = resolveBaseUrl(settings.url, options.baseUrl);
+  const baseUrl = resolveBaseUrl(pipeline.settings.url, options.baseUrl);
 
   const log = createWarningLog((line) => logger.warn(line));
   /** What the last load said of the content (the live loop adapts to it). */
   let reloaded: Reloaded = { listed: true, irregular: false };
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
-    const loaded = await load(paths, reread);
-    reloaded = { listed: loaded.listed, irregular: loaded.irregular };
-    // Unchanged content keeps its index, so `generated` and every ETag stay put.
-    if (previous && !loaded.changed) return previous;
-    const next = buildIndex(loaded.files, settings, builtAt(), {
-      previous,
-      warnings: loaded.warnings,
-    });
-    log(next.warnings);
-    return next;
+    const built = await pipeline.build(previous, paths, reread);
+    reloaded = { listed: built.loaded.listed, irregular: built.loaded.irregular };
+    // Unchanged content keeps its index (and its warnings, logged when it was new).
+    if (built.index !== previous) log(built.index.warnings);
+    return built;
   };
   /**
    * Swaps in a new index with its journal: the journal is written first
    * (SPEC 12), then both are assigned in one step, so no request sees an
    * index without its journal or a cursor for a change not yet durable.
    */
-  const swap = (next: Index) => {
+  const swap = ({ index: next, changes }: PipelineBuild) => {
     if (next === index) return next;
-    const state = options.snapshot === undefined ? journal.record(next, now()) : journal.state;
+    const state = options.snapshot === undefined
+      ? journal.record(next, now(), changes)
+      : journal.state;
     index = next;
     journalState = state;
     return next;
@@ -290,7 +272,7 @@ export async function createService(
           logger.error(`content reload failed; still serving the previous index: ${error}`);
           return reloaded;
         }),
-      foldersChanged,
+      foldersChanged: () => pipeline.foldersChanged(),
       warn: (message) => logger.warn(message),
       initial: reloaded,
     })

@@ -2,9 +2,9 @@ import { loadConfigFile } from "./config/load.ts";
 import { ConfigError } from "./config/types.ts";
 import type { FileFields } from "./fields/derive.ts";
 import { type IndexedFile, indexFile } from "./fields/indexed_file.ts";
-import { buildIndex, type IndexSettings, indexSettings } from "./index/build.ts";
+import { buildIndex, type Index, type IndexSettings } from "./index/build.ts";
 import { readText, writeText } from "./source/fs.ts";
-import { createContentFilesLoader } from "./content_loader.ts";
+import { contentPipeline } from "./pipeline/pipeline.ts";
 import type { ParsedFile, Warning } from "./source/parsed_file.ts";
 import { compareText } from "./util/compare.ts";
 import { contentPath } from "./util/path.ts";
@@ -147,10 +147,24 @@ export function makeSnapshot(
       ? file
       : indexFile(file, contentPath(prefix.get(file.plugin)!, file.path), { keepBody: true })
   );
-  const index = buildIndex(indexed, settings, builtAt);
+  return snapshotOf(buildIndex(indexed, settings, builtAt), indexed, previous, retentionDays);
+}
+
+/**
+ * The snapshot of an index built from `files` (in the order they go in):
+ * the files it serves, its journal going on from `previous`.
+ */
+function snapshotOf(
+  index: Index,
+  files: readonly IndexedFile[],
+  previous: JournalState | undefined,
+  retentionDays: number,
+): Snapshot {
+  const { settings, builtAt } = index;
+  const prefix = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const served = new Set(index.items.map((item) => item.file));
   const kept: SnapshotFile[] = [];
-  for (const { plugin, path, checksum, mtime, fields, body } of indexed) {
+  for (const { plugin, path, checksum, mtime, fields, body } of files) {
     if (!served.has(contentPath(prefix.get(plugin)!, path))) continue;
     kept.push({ plugin, path, checksum, mtime, fields, body: body ?? "" });
   }
@@ -263,20 +277,18 @@ export async function writeSnapshotFile(
     snapshotSettings(old);
     previous = journalFromSnapshot(old.journal);
   }
-  const { files, warnings } = await createContentFilesLoader(config, {
+  const builtAt = options.now ?? Date.now();
+  const { index, loaded } = await contentPipeline(config, {
     keepBody: true,
     progress: options.progress,
-  }).load();
-  const sorted = [...files].sort((a, b) =>
+    now: () => builtAt,
+  }).build();
+  // The index does not depend on the order its files come in; the snapshot's files do.
+  const sorted = [...loaded.files].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)
   );
-  const snapshot = makeSnapshot(
-    indexSettings(config),
-    sorted,
-    options.now ?? Date.now(),
-    previous,
-    config.retention,
-  );
+  const snapshot = snapshotOf(index, sorted, previous, config.retention);
   await writeText(out, JSON.stringify(snapshot));
-  return { files: snapshot.files.length, warnings, snapshot };
+  // The load's warnings: files that cannot be content (the tree's are the index's).
+  return { files: snapshot.files.length, warnings: loaded.warnings, snapshot };
 }

@@ -254,3 +254,43 @@ export function git(cwd: string, args: string[], date?: string): string {
     },
   });
 }
+
+/** A site with one file for each reason a file or an item stays out of the feed. */
+export function troubledSite(): SiteFiles {
+  const config = `parameters:
+  service.content.config:
+    url: https://example.com
+    git: false
+    max_file_size: 2KB
+    plugins:
+      academy: ~
+      blog: ~
+      docs: { orphans: skip }
+      api: ~
+`;
+  return {
+    "services.yaml": config,
+    "docs/good.md": md({ title: "Good" }, LONG),
+    "docs/draft.md": md({ title: "Draft", draft: true }, LONG),
+    "docs/draft/child.md": md({ title: "Under a draft" }, LONG),
+    "docs/unlisted.md": md({ title: "Unlisted", unlisted: true }, LONG),
+    "docs/deprecated.md": md({ title: "Old", deprecated: "2025-01-01" }, LONG),
+    "docs/empty.md": md({ title: "Empty" }, ""),
+    "docs/short.md": md({ title: "Short" }, "Too short."),
+    "docs/hidden.md": md({ title: "Hidden", indexable: false }, LONG),
+    "docs/loose/one.md": md({ title: "In a folder without its own file" }, LONG),
+    "docs/loose/two.md": md({ title: "Another" }, LONG),
+    "docs/twin.md": md({ title: "Twin" }, LONG),
+    "docs/twin.mdx": md({ title: "Twin again" }, LONG),
+    "docs/broken.md": "---\ntitle: [unclosed\n---\nBody.\n",
+    "docs/binary.md": new Uint8Array([0x2d, 0x2d, 0x00, 0x01]),
+    "docs/huge.md": md({ title: "Huge" }, "x ".repeat(2000)),
+    "docs/picture.png": new Uint8Array([0x89, 0x50]),
+    "docs/notes.txt": "not content",
+    "academy/c.md": md({ title: "Course" }, LONG),
+    "academy/c/m.md": md({ title: "Module" }, LONG),
+    "academy/c/m/l.md": md({ title: "Lesson" }, LONG),
+    "academy/c/m/l/too-deep.md": md({ title: "Too deep" }, LONG),
+    "blog/2026-01-01-hello.md": md({ title: "Hello" }, LONG),
+  };
+}

@@ -13,7 +13,7 @@ import type { ContentConfig } from "../src/config/types.ts";
 import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/config/load.ts";
-import type { ReadWorkerData } from "../src/read_worker.ts";
+import type { ReadWorkerData } from "../src/pipeline/read_worker.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
 
 /**
@@ -24,7 +24,7 @@ function loaderFor(config: ContentConfig, from: number, keepBody = true) {
   return createLoader<IndexedFile>(config, {
     prepare: (parsed, shown) => indexFile(parsed, shown, { keepBody }),
     helper: {
-      url: new URL("../src/read_worker.ts", import.meta.url),
+      url: new URL("../src/pipeline/read_worker.ts", import.meta.url),
       data: { keepBody } satisfies ReadWorkerData,
       from,
     },

@@ -72,7 +72,7 @@ describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
     assert.equal(manifest.bin["content-feed"], "dist/cli.js");
     assert.ok(existsSync(join(installed, "dist", "mod.js")));
     assert.ok(existsSync(join(installed, "dist", "mod.d.ts")));
-    assert.ok(existsSync(join(installed, "dist", "src", "read_worker.js")));
+    assert.ok(existsSync(join(installed, "dist", "src", "pipeline", "read_worker.js")));
     assert.ok(!existsSync(join(installed, "src")), "no TypeScript source");
     assert.ok(!existsSync(join(installed, "tests")));
     const js = await readFile(join(installed, "dist", "src", "http", "handler.js"), "utf8");

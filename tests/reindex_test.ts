@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { appendFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
-import { createContentFilesLoader } from "../src/content_loader.ts";
+import { createContentFilesLoader } from "../src/pipeline/content_files.ts";
 import { loadConfigFile } from "../src/config/load.ts";
 import {
   configFor,

@@ -5,7 +5,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createContentFilesLoader } from "../src/content_loader.ts";
+import { createContentFilesLoader } from "../src/pipeline/content_files.ts";
 import { createHandler } from "../src/http/handler.ts";
 import { buildIndex, indexSettings } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";

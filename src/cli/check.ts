@@ -1,15 +1,10 @@
-import { readdirSync } from "node:fs";
 import { loadConfigFile } from "../config/load.ts";
 import type { ContentConfig } from "../config/types.ts";
-import { createContentFilesLoader } from "../content_loader.ts";
-import type { IndexedFile } from "../fields/indexed_file.ts";
-import { buildIndex, type Index, indexSettings } from "../index/build.ts";
+import type { Index } from "../index/build.ts";
 import { warningLines } from "../log.ts";
-import { PLUGINS } from "../plugins.ts";
+import type { ExclusionReason, Exclusions } from "../pipeline/exclusions.ts";
+import { contentPipeline } from "../pipeline/pipeline.ts";
 import type { Warning } from "../source/parsed_file.ts";
-import { isContentPath, isSkippedName, ownFolderOf } from "../source/select.ts";
-import { globMatcher } from "../util/glob.ts";
-import { contentPath } from "../util/path.ts";
 
 /** Why a file or an item is not in the feed, as `check` counts them (SPEC 15). */
 export const LEFT_OUT_REASONS = [
@@ -27,9 +22,9 @@ export const LEFT_OUT_REASONS = [
   "too large",
   "not a regular file",
   "unreadable",
-] as const;
+] as const satisfies readonly ExclusionReason[];
 
-/** One reason of {@link LEFT_OUT_REASONS}. */
+/** One reason of {@link LEFT_OUT_REASONS}: every reason the pipeline gives, and no other. */
 export type LeftOut = typeof LEFT_OUT_REASONS[number];
 
 /** What `check` found for one content plugin. */
@@ -64,9 +59,11 @@ export interface CheckReport {
 
 /**
  * Loads the content a config names exactly as the server does (the same
- * loader, the same index build, git dates included) and reports, per
- * plugin: files seen, items, items in the feed, why the rest are not there,
- * and the files skipped by extension; then every warning.
+ * pipeline, git dates included) and reports, per plugin: files seen,
+ * items, items in the feed, why the rest are not there, and the files
+ * skipped by extension; then every warning. Every count is the pipeline's:
+ * its listing's, its exclusions' (each with the reason decided where the
+ * file was left out), its index's.
  *
  * @throws {import("../config/types.ts").ConfigError} a configuration that cannot be used
  *
@@ -79,130 +76,43 @@ export interface CheckReport {
  */
 export async function checkContent(configFile: string): Promise<CheckReport> {
   const config = await loadConfigFile(configFile);
-  const loaded = await createContentFilesLoader(config, { keepBody: false }).load();
-  const index = buildIndex(loaded.files, indexSettings(config), Date.now(), {
-    warnings: loaded.warnings,
-  });
+  const { index, exclusions } = await contentPipeline(config, { keepBody: false }).build();
   return {
     config: configFile,
     root: config.root,
-    plugins: config.plugins.map((plugin) => pluginReport(config, plugin, loaded.files, index)),
+    plugins: config.plugins.map((plugin) => pluginReport(plugin, index, exclusions)),
     warnings: index.warnings,
   };
 }
 
-/** The item's folder: what its children sit in (`guide.md` and `guide/index.md`: `guide`). */
-const itemFolder = (path: string) => ownFolderOf(path) ?? path.replace(/\.[^./]*$/, "");
-
 function pluginReport(
-  config: ContentConfig,
   plugin: ContentConfig["plugins"][number],
-  files: readonly IndexedFile[],
   index: Index,
+  exclusions: Exclusions,
 ): PluginReport {
-  const prefix = plugin.path;
-  const shown = (path: string) => contentPath(prefix, path);
-  const own = files.filter((file) => file.plugin === plugin.name);
-  const items = index.items.filter((item) => item.type === PLUGINS[plugin.name].type);
-  const served = new Set(items.map((item) => item.file));
-  const fed = new Set(index.lists.type.get(PLUGINS[plugin.name].type)?.map((item) => item.file));
+  const counts = index.counts.find((count) => count.plugin === plugin.name);
+  const selection = exclusions.selection.find((selected) => selected.plugin === plugin.name);
+  const byReason = new Map<LeftOut, number>();
+  for (const { plugin: name, reason } of exclusions.files) {
+    if (name === plugin.name) byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
   const leftOut: Partial<Record<LeftOut, number>> = {};
-  const count = (reason: LeftOut) => leftOut[reason] = (leftOut[reason] ?? 0) + 1;
-
-  // Warnings that name a file (or a folder) of this plugin and say why it is left out.
-  const inPlugin = (file: string) => prefix === "" || file.startsWith(`${prefix}/`);
-  const relative = (file: string) => prefix === "" ? file : file.slice(prefix.length + 1);
-  const warned = new Map<string, LeftOut>();
-  const hidingFolders: [string, LeftOut][] = [];
-  const loadedPaths = new Set(own.map((file) => shown(file.path)));
-  for (const warning of index.warnings) {
-    if (!warning.reason || !inPlugin(warning.file)) continue;
-    if (warning.file.endsWith("/")) {
-      hidingFolders.push([relative(warning.file).slice(0, -1), warning.reason]);
-    } else {
-      warned.set(warning.file, warning.reason);
-      // A file the load could not make anything of: counted here, as it has no fields.
-      if (!loadedPaths.has(warning.file) && selects(plugin, relative(warning.file))) {
-        count(warning.reason);
-      }
-      if (loadedPaths.has(warning.file)) {
-        hidingFolders.push([itemFolder(relative(warning.file)), warning.reason]);
-      }
-    }
+  for (const reason of LEFT_OUT_REASONS) {
+    if (byReason.has(reason)) leftOut[reason] = byReason.get(reason);
   }
-  for (const file of own) {
-    if (file.fields.draft) hidingFolders.push([itemFolder(file.path), "draft"]);
-  }
-  // The nearest folder above a file that hides it, and why.
-  hidingFolders.sort(([a], [b]) => b.length - a.length);
-  const hiddenBy = (path: string): LeftOut | undefined =>
-    hidingFolders.find(([folder]) => path.startsWith(`${folder}/`))?.[1];
-
-  for (const file of own) {
-    const path = shown(file.path);
-    if (fed.has(path)) continue;
-    if (served.has(path)) {
-      count(file.fields.unindexed ?? "empty body");
-      continue;
-    }
-    count(warned.get(path) ?? (file.fields.draft ? "draft" : hiddenBy(file.path) ?? "draft"));
-  }
-
-  const { files: seen, skipped } = countFiles(config.root, plugin);
+  // Extensions in order, whatever order the listing met them in.
+  const skipped = Object.fromEntries(
+    Object.entries(selection?.skipped ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
   return {
     plugin: plugin.name,
-    folder: prefix || ".",
-    files: seen,
-    items: items.length,
-    feed: fed.size,
+    folder: plugin.path || ".",
+    files: selection?.files ?? 0,
+    items: counts?.items ?? 0,
+    feed: counts?.feed ?? 0,
     leftOut,
     skipped,
   };
-}
-
-/** Whether a plugin's globs select a path (relative to its folder). */
-function selects(plugin: ContentConfig["plugins"][number], path: string): boolean {
-  const include = globMatcher(plugin.include ?? PLUGINS[plugin.name].include);
-  const exclude = globMatcher(plugin.exclude);
-  return isContentPath(path) && include(path) && !exclude(path);
-}
-
-/**
- * The files under a plugin's folder that its globs select, and those its
- * include globs leave out, by extension. Folders and files whose names
- * start with `.` or `_` are not content (SPEC 3) and are not counted.
- */
-function countFiles(
-  root: string,
-  plugin: ContentConfig["plugins"][number],
-): { files: number; skipped: Record<string, number> } {
-  const include = globMatcher(plugin.include ?? PLUGINS[plugin.name].include);
-  const exclude = globMatcher(plugin.exclude);
-  let files = 0;
-  const skipped: Record<string, number> = {};
-  const walk = (folder: string, relative: string) => {
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return; // an unreadable folder has its warning already
-    }
-    for (const entry of entries) {
-      const path = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (!isSkippedName(entry.name)) walk(`${folder}/${entry.name}`, path);
-        continue;
-      }
-      if (!isContentPath(path)) continue;
-      if (!include(path)) {
-        const dot = entry.name.lastIndexOf(".");
-        const extension = dot > 0 ? entry.name.slice(dot).toLowerCase() : "(none)";
-        skipped[extension] = (skipped[extension] ?? 0) + 1;
-      } else if (!exclude(path)) files++;
-    }
-  };
-  walk(plugin.path ? `${root}/${plugin.path}` : root, "");
-  return { files, skipped };
 }
 
 /**

@@ -1,73 +1,21 @@
-import type { ContentConfig } from "../config/types.ts";
-import type { FileFields } from "../fields/derive.ts";
 import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
-import { categoryAt, PLUGINS } from "../plugins.ts";
+import { PLUGINS } from "../plugins.ts";
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import { contentPath } from "../util/path.ts";
 import type { Item, Tag } from "./item.ts";
+import { withLookups } from "./lookups.ts";
+import { newItem } from "./new_item.ts";
 import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
+import type { IndexSettings } from "./settings.ts";
 
-/** What the index keeps of the configuration. */
-export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitemap"> & {
-  /** `/llms.txt` and `/llms-full.txt` enabled (default false). */
-  readonly llms?: boolean;
-  /** `/feed.json` enabled (default false). */
-  readonly feed?: boolean;
-  /** `POST /api/mcp` enabled (default false). */
-  readonly mcp?: boolean;
-  /** The site's description (`llms.txt`, the JSON Feed). */
-  readonly description?: string;
-  /** Enabled content plugins, in config order, with their folders and layout options. */
-  readonly plugins: readonly PluginSettings[];
-};
-
-/** What the index keeps of one content plugin's configuration. */
-export interface PluginSettings {
-  /** The plugin's name. */
-  readonly name: string;
-  /** Its folder, relative to the content root. */
-  readonly path: string;
-  /** A folder without an own file: a path segment (`keep`, the default), or left out (`skip`). */
-  readonly orphans?: "keep" | "skip";
-  /** The plugin's `url` pattern (SPEC 4). */
-  readonly permalink?: string;
-}
-
-/**
- * What the index keeps of a configuration (also what a snapshot stores).
- *
- * @example
- * ```ts
- * import { indexSettings } from "./build.ts";
- * import { validateConfig } from "../config/validate.ts";
- * const config = validateConfig({ plugins: { docs: null, api: null } }, "/site/content");
- * indexSettings(config).plugins; // [{ name: "docs", path: "docs" }]
- * ```
- */
-export function indexSettings(config: ContentConfig): IndexSettings {
-  const { title, url, api, sitemap, llms, feed, mcp, description } = config;
-  return {
-    title,
-    url,
-    api,
-    sitemap,
-    ...(llms ? { llms } : {}),
-    ...(feed ? { feed } : {}),
-    ...(mcp ? { mcp } : {}),
-    ...(description !== undefined ? { description } : {}),
-    plugins: config.plugins.map(({ name, path, orphans, permalink }) => ({
-      name,
-      path,
-      ...(orphans === "skip" ? { orphans } : {}),
-      ...(permalink ? { permalink } : {}),
-    })),
-  };
-}
+// The settings live beside the index; they are named here too, where the index is.
+export { type IndexSettings, indexSettings, type PluginSettings } from "./settings.ts";
 
 /**
  * The content index: an immutable value built once per content version and
- * swapped in one assignment. Everything a request needs is here.
+ * swapped in one assignment. Everything a request needs is here; the
+ * lookups `byId`, `feedById`, `byUrl` and `tags` are made on their first use.
  */
 export interface Index {
   /** What the index keeps of the configuration. */
@@ -84,6 +32,18 @@ export interface Index {
   readonly feedPlace: ReadonlyMap<Item, number>;
   /** Served items by `type/uri`. */
   readonly byPath: ReadonlyMap<string, Item>;
+  /** Every served item (the item routes' items) by id. */
+  readonly byId: ReadonlyMap<string, Item>;
+  /** Feed items by id (the `since` answer names ids). */
+  readonly feedById: ReadonlyMap<string, Item>;
+  /** Served items by the path of their root-relative `url`, without slashes at either end. */
+  readonly byUrl: ReadonlyMap<string, Item>;
+  /** The feed's tags with their counts, most used first, then by name. */
+  readonly tags: readonly {
+    readonly name: string;
+    readonly slug: string;
+    readonly count: number;
+  }[];
   /** Enabled types and their categories, for validation messages. */
   readonly types: readonly string[];
   /** The categories of the enabled plugins. */
@@ -121,8 +81,8 @@ export interface IndexReuse {
   readonly kind: "index-reuse";
 }
 
-/** What {@link IndexReuse} holds. */
-interface Reuse extends IndexReuse {
+/** What {@link IndexReuse} holds (read by `buildIndex` and `exclusions.ts`). */
+export interface Reuse extends IndexReuse {
   /** The item built from each file. */
   readonly items: ReadonlyMap<IndexedFile, Item>;
   /** Each plugin's forest, and the files it was built from. */
@@ -254,7 +214,7 @@ export function buildIndex(
   const categories = [
     ...new Set(settings.plugins.flatMap((p) => PLUGINS[p.name as keyof typeof PLUGINS].categories)),
   ];
-  return {
+  return withLookups({
     settings,
     builtAt,
     generated: formatTimestamp(builtAt),
@@ -268,69 +228,12 @@ export function buildIndex(
     counts,
     warnings,
     reuse: reuse({ kind: "index-reuse", items: built, trees }),
-  };
+  });
 }
 
 /** What a build hands to the next, typed as the opaque {@link IndexReuse} it is outside. */
 function reuse(value: Reuse): IndexReuse {
   return value;
-}
-
-function newItem(
-  d: Placed,
-  parent: string | null,
-  tagCounts: ReadonlyMap<string, number>,
-  tagObjects: Map<string, Tag>,
-  permalink: string | undefined,
-): Item {
-  const f = d.fields;
-  // One tag object per name and slug in a build, shared by the items that carry it.
-  const tags: Tag[] = f.tags.map((t) => {
-    const key = `${t.name}\n${t.slug}`;
-    let tag = tagObjects.get(key);
-    if (!tag) {
-      tag = { name: t.name, slug: t.slug, count: tagCounts.get(t.slug) ?? 0 };
-      tagObjects.set(key, tag);
-    }
-    return tag;
-  });
-  return {
-    id: d.id,
-    checksum: d.node.file.checksum,
-    type: d.plugin.type,
-    category: categoryAt(d.plugin, d.node.depth),
-    uri: d.uri,
-    url: f.permalink ?? (permalink ? fillPermalink(permalink, d, f) : `/${d.plugin.type}/${d.uri}`),
-    image: f.image,
-    title: f.title,
-    description: f.description,
-    authors: f.authors,
-    tags,
-    date: f.date,
-    last_update: f.lastUpdate,
-    time: d.time,
-    body: d.node.file.body,
-    parent,
-    children: d.childIds,
-    indexable: f.indexable,
-    searchable: f.searchable,
-    eligible: d.eligible,
-    file: d.file,
-  };
-}
-
-/** A plugin's `permalink` pattern filled in for an item (SPEC 4 `url`). */
-function fillPermalink(pattern: string, d: Placed, f: FileFields): string {
-  const [yyyy, mm, dd] = f.date.split("-");
-  const values: Record<string, string> = {
-    type: d.plugin.type,
-    uri: d.uri,
-    slug: f.slug,
-    yyyy,
-    mm,
-    dd,
-  };
-  return pattern.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
 }
 
 /** Whether two lists hold the same values (`===`) in the same order. */

@@ -1,4 +1,4 @@
-import type { FileFields } from "../fields/derive.ts";
+import type { FileFields, NotIndexable } from "../fields/derive.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
 import { categoryAt, type PluginDeclaration } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
@@ -7,7 +7,7 @@ import { shortHash } from "../util/hash.ts";
 import { contentPath } from "../util/path.ts";
 import { slugify } from "../util/slugify.ts";
 import { compareSiblings } from "./order.ts";
-import { placeFiles, type TreeNode } from "./tree.ts";
+import { placeFiles, type PlaceReason, type TreeNode } from "./tree.ts";
 
 /** One plugin's served items as a forest, with the files and warnings it came from. */
 export interface PluginTree {
@@ -21,6 +21,36 @@ export interface PluginTree {
   readonly roots: readonly Placed[];
   /** What placing the files and deriving their fields found wrong. */
   readonly warnings: readonly Warning[];
+  /** Each file whose item is not served, or not in the feed, and why; in path order. */
+  readonly excluded: readonly TreeExclusion[];
+}
+
+/** Why a file's item is not served, or not in the feed (SPEC 15's reasons). */
+export type TreeReason = PlaceReason | NotIndexable;
+
+/** A file of a plugin whose item no route serves, or that the feed leaves out. */
+export interface TreeExclusion {
+  /** The file, relative to the content root. */
+  readonly file: string;
+  /** Why: its own reason, or the one of what hides it. */
+  readonly reason: TreeReason;
+  /** `tree`: no item is served; `feed`: the item is served, not in the feed. */
+  readonly stage: "tree" | "feed";
+  /**
+   * The file or folder that hides this one, when it is left out for being
+   * below it: a draft, an orphan folder (`docs/loose/`), an item that lost a
+   * clash or is too deep.
+   */
+  readonly hiddenBy?: string;
+}
+
+/** An exclusion while the tree is made: its own reason, or the key of the item it is below. */
+interface Hiding {
+  readonly file: string;
+  reason?: TreeReason;
+  hiddenBy?: string;
+  under?: string;
+  readonly stage: "tree" | "feed";
 }
 
 export interface Placed {
@@ -75,10 +105,25 @@ export function pluginTree(
   orphans: "keep" | "skip" = "keep",
 ): PluginTree {
   const warnings: Warning[] = [];
+  const hidings: Hiding[] = [];
+  /** Each key without a served item, and why (what is below it inherits it). */
+  const hidden = new Map<string, Hiding>();
+  const hide = (key: string | undefined, hiding: Hiding) => {
+    hidings.push(hiding);
+    if (key !== undefined) hidden.set(key, hiding);
+  };
   const nodes = placeFiles(files, plugin, warnings, {
     prefix,
     orphans,
     isDraft: (file) => file.fields.draft,
+    onExcluded: (file, key, reason, folder) =>
+      // A file that lost its key to another leaves the key to the winner.
+      hide(reason === "duplicate uri" ? undefined : key, {
+        file: contentPath(prefix, file.path),
+        reason,
+        hiddenBy: folder,
+        stage: "tree",
+      }),
   });
   const byKey = new Map<string, Placed>();
   const roots: Placed[] = [];
@@ -89,7 +134,12 @@ export function pluginTree(
   );
   for (const node of ordered) {
     const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
-    if (node.parentKey && !parent) continue; // its parent lost a clash
+    const file = contentPath(prefix, node.file.path);
+    if (node.parentKey && !parent) {
+      // Its parent is not served (it lost a clash, it is too deep or in an orphan folder).
+      hide(node.key, { file, under: node.parentKey, stage: "tree" });
+      continue;
+    }
     const fields = node.file.fields;
     warnings.push(...node.file.warnings);
     // A folder without an own file adds its name to the uri of what is inside (SPEC 3).
@@ -105,12 +155,13 @@ export function pluginTree(
     // a draft that takes a published file's slug never hides it.
     if (clash && !(clash.draft && !isDraft)) {
       warnings.push({
-        file: contentPath(prefix, node.file.path),
+        file,
         message: `same uri '${uri}' as ${contentPath(prefix, clash.node.file.path)} (${
           clash.draft === isDraft ? "the first in path order is kept" : "a draft loses to it"
         }); left out`,
         reason: "duplicate uri",
       });
+      hide(node.key, { file, reason: "duplicate uri", stage: "tree" });
       continue;
     }
     if (clash) {
@@ -121,10 +172,12 @@ export function pluginTree(
         } (a draft loses to it); left out`,
         reason: "duplicate uri",
       });
+      // The draft it displaces was hidden for a draft; it is left out for the clash now.
+      Object.assign(hidden.get(clash.node.key)!, { reason: "duplicate uri", under: undefined });
     }
     const draft: Placed = {
       id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
-      file: contentPath(prefix, node.file.path),
+      file,
       eligible: fields.hasBody && fields.indexable,
       node,
       fields,
@@ -138,7 +191,16 @@ export function pluginTree(
     };
     uris.set(uri, draft);
     byKey.set(node.key, draft);
-    if (draft.draft) continue; // a draft hides its subtree: its children find no parent
+    if (draft.draft) {
+      // A draft hides its subtree: its children find a draft parent.
+      const own = fields.draft ? { reason: "draft" as const } : { under: node.parentKey };
+      hide(node.key, { file, ...own, stage: "tree" });
+      continue;
+    }
+    // Served, not in the feed (SPEC 5): why it is not indexable, else (it is) for want of a body.
+    if (!draft.eligible) {
+      hide(undefined, { file, reason: fields.unindexed ?? "empty body", stage: "feed" });
+    }
     if (parent) parent.children.push(draft);
     else roots.push(draft);
   }
@@ -158,5 +220,28 @@ export function pluginTree(
     }
   };
   sortAndSum(roots);
-  return { files, prefix, orphans, roots, warnings };
+  return { files, prefix, orphans, roots, warnings, excluded: resolveHidings(hidings, hidden) };
+}
+
+/**
+ * The exclusions with every inherited reason resolved (what hides an item
+ * hides what is below it, for the same reason), in path order.
+ */
+function resolveHidings(
+  hidings: readonly Hiding[],
+  hidden: ReadonlyMap<string, Hiding>,
+): TreeExclusion[] {
+  const resolve = (hiding: Hiding): Hiding => {
+    if (hiding.under === undefined) return hiding;
+    // Every key an item is below was hidden before it (parents come first).
+    const above = resolve(hidden.get(hiding.under)!);
+    hiding.reason = above.reason;
+    hiding.hiddenBy = above.hiddenBy ?? above.file;
+    hiding.under = undefined;
+    return hiding;
+  };
+  return hidings.map((hiding) => {
+    const { file, reason, hiddenBy, stage } = resolve(hiding);
+    return { file, reason: reason!, stage, ...(hiddenBy === undefined ? {} : { hiddenBy }) };
+  }).sort((a, b) => compareText(a.file, b.file));
 }

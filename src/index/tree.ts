@@ -32,7 +32,16 @@ export interface PlaceOptions<F> {
   readonly orphans?: "keep" | "skip";
   /** Whether a file is a draft (a non-draft wins over a draft for the same item). */
   readonly isDraft?: (file: F) => boolean;
+  /**
+   * Told of each file left out, with its key and why; for a file in a
+   * folder without its own file (`orphans: skip`), that folder (as warnings
+   * name it, with a trailing `/`).
+   */
+  readonly onExcluded?: (file: F, key: string, reason: PlaceReason, folder?: string) => void;
 }
+
+/** Why {@link placeFiles} leaves a file out. */
+export type PlaceReason = "duplicate uri" | "orphan folder" | "too deep";
 
 /**
  * Places one plugin's files in their hierarchy (SPEC 3):
@@ -68,7 +77,7 @@ export function placeFiles<F extends { readonly path: string }>(
   warnings: Warning[],
   options: PlaceOptions<F>,
 ): TreeNode<F>[] {
-  const { prefix, isDraft = () => false } = options;
+  const { prefix, isDraft = () => false, onExcluded } = options;
   // Every file's key and its rank among the candidates for that key.
   const candidates = new Map<string, { file: F; rank: number }[]>();
   for (const file of files) {
@@ -97,6 +106,7 @@ export function placeFiles<F extends { readonly path: string }>(
         message: `same item as ${contentPath(prefix, winner.file.path)} (${why}); left out`,
         reason: "duplicate uri",
       });
+      onExcluded?.(loser.file, key, "duplicate uri");
     }
   }
 
@@ -117,10 +127,12 @@ export function placeFiles<F extends { readonly path: string }>(
     if (folders.length > 0 && options.orphans === "skip") {
       // Report only the topmost folder that lacks its own file.
       const top = parentKey ? `${parentKey}/${folders[0]}` : folders[0];
+      const folder = `${contentPath(prefix, top)}/`;
+      onExcluded?.(file, key, "orphan folder", folder);
       if (!reported.has(top)) {
         reported.add(top);
         warnings.push({
-          file: `${contentPath(prefix, top)}/`,
+          file: folder,
           message: `folder has no file of its own (${
             folders[0]
           }.md, or index, _index or README inside), so it is not content (orphans: skip); its files are left out`,
@@ -136,6 +148,7 @@ export function placeFiles<F extends { readonly path: string }>(
         message: `deeper than the ${plugin.maxDepth} levels ${plugin.type} allows; left out`,
         reason: "too deep",
       });
+      onExcluded?.(file, key, "too deep");
       continue;
     }
     nodes.push({ file, key, depth, parentKey, folders });

@@ -2,7 +2,6 @@
 // called directly, so a tool says exactly what the route says.
 import type { Plan } from "../feed/plan.ts";
 import type { Item } from "../index/item.ts";
-import { lookups } from "../index/lookups_interim.ts";
 import type { ToolBackend } from "../outputs/mcp_tools.ts";
 import { feedPlan } from "./feed.ts";
 import type { RouteInput } from "./input.ts";
@@ -56,7 +55,7 @@ export function toolBackend(r: RouteInput, run: RunPlan): ToolBackend {
   return {
     feed: async (query) => run(await feedPlan(at("/api/content.json", query))),
     find: ({ id, link }) => {
-      const { feedById, byId, byUrl } = lookups(r.index);
+      const { feedById, byId, byUrl } = r.index;
       if (id !== undefined) return feedById.get(id) ?? byId.get(id);
       const path = pathOf(link!, r.base);
       if (path === undefined) return undefined;
@@ -73,6 +72,6 @@ export function toolBackend(r: RouteInput, run: RunPlan): ToolBackend {
       const { body: _, ...metadata } = JSON.parse(json.body);
       return { metadata: JSON.stringify(metadata), markdown: md.body };
     },
-    tags: () => lookups(r.index).tags,
+    tags: () => r.index.tags,
   };
 }

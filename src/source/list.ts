@@ -21,14 +21,31 @@ export interface Listing {
   readonly irregular: boolean;
 }
 
+/** A path the listing leaves out, and why. */
+export interface LeftOutPath {
+  /** Relative to the listed folder; a folder's ends with `/`. */
+  readonly path: string;
+  /** Whether it is a folder that could not be read (its files are unknown). */
+  readonly folder: boolean;
+  /** What is wrong with it, for a warning (`EACCES`, `a broken symbolic link`). */
+  readonly problem: string;
+  /** Why it is left out (SPEC 15). */
+  readonly reason: "unreadable" | "not a regular file";
+}
+
 /** How {@link listFiles} lists a folder. */
 export interface ListOptions {
   /** Whether a file (its path relative to the folder) is wanted. */
   readonly keep: (path: string) => boolean;
   /** Whether a name is never content: such folders are not descended into. */
   readonly skipName: (name: string) => boolean;
-  /** Told of a wanted path, or a folder, that is left out, and why. */
-  readonly onLeftOut: (path: string, reason: string) => void;
+  /**
+   * Told of a wanted file, a folder or a symbolic link that is left out, and
+   * why (a link that is not followed is told whatever its name).
+   */
+  readonly onLeftOut: (left: LeftOutPath) => void;
+  /** Told of each other file (not a folder) that `keep` does not want. */
+  readonly onPassed?: (path: string) => void;
   /** List with blocking calls: for a first load, when nothing is served yet. */
   readonly blocking?: boolean;
 }
@@ -45,7 +62,7 @@ export interface ListOptions {
  * const listing = await listFiles("/site/content", "/site/content/docs", {
  *   keep: (path) => path.endsWith(".md"),
  *   skipName: (name) => name.startsWith("."),
- *   onLeftOut: (path, reason) => console.warn(path, reason),
+ *   onLeftOut: ({ path, problem }) => console.warn(path, problem),
  * });
  * listing.files; // [{ path: "intro.md", abs: "/site/content/docs/intro.md" }, …]
  * ```
@@ -55,7 +72,9 @@ export async function listFiles(
   folder: string,
   options: ListOptions,
 ): Promise<Listing> {
-  const { keep, skipName, onLeftOut: unreadable, blocking = false } = options;
+  const { keep, skipName, onLeftOut, onPassed, blocking = false } = options;
+  const unreadable = (path: string, problem: string) =>
+    onLeftOut({ path, folder: false, problem, reason: "unreadable" });
   const io = blocking
     ? {
       realpath: (path: string) => realpathSync(path),
@@ -91,7 +110,8 @@ export async function listFiles(
       stamps.set(abs, (await io.stat(abs)).mtimeMs);
       entries = await io.readdir(abs);
     } catch (error) {
-      if (rel) unreadable(`${rel}/`, (error as { code?: string }).code ?? "unreadable");
+      const problem = (error as { code?: string }).code ?? "unreadable";
+      if (rel) onLeftOut({ path: `${rel}/`, folder: true, problem, reason: "unreadable" });
       return;
     }
     const folders: Promise<void>[] = [];
@@ -135,9 +155,10 @@ export async function listFiles(
         if (isFile) out.push({ path: childRel, abs: childAbs });
         else {
           irregular = true;
-          unreadable(childRel, `not a regular file (${other ?? "of an unknown kind"})`);
+          const problem = `not a regular file (${other ?? "of an unknown kind"})`;
+          onLeftOut({ path: childRel, folder: false, problem, reason: "not a regular file" });
         }
-      }
+      } else onPassed?.(childRel);
     }
     await Promise.all(folders);
   };

@@ -1,113 +1,24 @@
 import type { ContentConfig } from "../config/types.ts";
-import { PLUGINS } from "../plugins.ts";
-import { entryInfo, type Stamp, stampAll } from "./fs.ts";
-import { foldersChanged, folderStamp, type FoundFile, listFiles } from "./list.ts";
+import { entryInfo, type Stamp } from "./fs.ts";
+import { foldersChanged, type FoundFile } from "./list.ts";
+import { listPlugins, pluginSelectors, type PluginsListing } from "./list_plugins.ts";
+import type {
+  ContentLoader,
+  Entry,
+  Loaded,
+  LoaderHelper,
+  LoaderOptions,
+  PluginSelection,
+} from "./loader_types.ts";
 import { isWarning } from "./parse.ts";
-import type { ParsedFile, Warning } from "./parsed_file.ts";
+import type { Warning } from "./parsed_file.ts";
 import { runHelper } from "./worker_pool.ts";
 import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
-import { fileSelector, isContentPath, isSkippedName } from "./select.ts";
+import { isContentPath } from "./select.ts";
 import { contentPath } from "../util/path.ts";
 
-/** One load of the content folder: the files that parsed, and what went wrong. */
-export interface Loaded<T> {
-  /** What `prepare` made of every file that parsed. */
-  readonly files: T[];
-  readonly warnings: Warning[];
-  /** How many files were read (not reused from the previous load). */
-  readonly read: number;
-  /** How many of those the helper worker read (0 without one). */
-  readonly helped: number;
-  /** Whether anything differs from the previous load (a file read, added or removed). */
-  readonly changed: boolean;
-  /** Whether every plugin folder was listed (not only named paths looked at). */
-  readonly listed: boolean;
-  /** Whether the last listing met a path that is not a regular file (a FIFO, a device). */
-  readonly irregular: boolean;
-}
-
-/** Reads content folders and remembers what it read, so a reload reads only what changed. */
-export interface ContentLoader<T> {
-  /**
-   * Lists every plugin folder and reads the files that are new or changed
-   * since the last load; with `paths` (absolute, from a watcher), looks at
-   * only those, and lists everything when one is not a plain file change.
-   * With `reread`, the named files are read even when their size and
-   * modification time did not change (a request found their bytes changed).
-   */
-  load(paths?: readonly string[], reread?: boolean): Promise<Loaded<T>>;
-  /**
-   * Whether a folder of the last listing changed since (an entry added,
-   * removed or renamed in it, or the folder gone): a listing is due.
-   */
-  foldersChanged(): boolean;
-}
-
-/** The start-up helper: a Web Worker module that reads and prepares batches of files. */
-export interface LoaderHelper<T> {
-  /** The worker module: it answers each batch of files (`source/helper.ts`) with their results. */
-  readonly url: URL;
-  /** Anything the worker needs to prepare files as `prepare` does (structured-cloneable). */
-  readonly data: unknown;
-  /** A load that reads at least this many files uses the helper. Default 1,000. */
-  readonly from?: number;
-  /** Turns what the worker posted back into what the loader keeps (shared objects, for example). */
-  readonly adopt?: (value: T) => T;
-}
-
-/** How the loader turns files into what it keeps. */
-export interface LoaderOptions<T> {
-  /**
-   * What to keep of a parsed file (the service derives its fields here): the
-   * loader holds the result until the file changes, not the parsed file.
-   *
-   * @param shown the path printed in warnings (relative to the content root)
-   */
-  readonly prepare: (parsed: ParsedFile, shown: string, extra: unknown) => T;
-  /**
-   * What to attach to each file read (the service attaches its commit dates),
-   * given to `prepare` with it, on this thread or the helper's.
-   */
-  readonly extraFor?: (shown: string) => unknown;
-  /**
-   * Changes (by `!==`) whenever what `extraFor` attaches may have changed
-   * (a commit changed some file's dates, not its bytes). Then each file is
-   * checked once: one that `extraFor` now gives another value (by `===`) is
-   * read and prepared again though its size and modification time did not
-   * change. While it stays the same, nothing is compared: a re-listing costs
-   * what it costs without extras. Without it, extras are never compared.
-   */
-  readonly extraVersion?: () => unknown;
-  /**
-   * Awaited after listing and before any file is read: what `extraFor`
-   * answers from may still be on its way (commit dates from a `git log`
-   * that runs while the folders are listed).
-   */
-  readonly beforeRead?: () => Promise<unknown> | undefined;
-  /**
-   * A helper that shares a large first load with a second core, where the
-   * runtime has `Worker` (Deno, Bun; Node reads on the main thread).
-   */
-  readonly helper?: LoaderHelper<T>;
-  /**
-   * Told how many of a load's files are read so far, and of how many (every
-   * 256 files, and at the end): the progress a command shows on a terminal.
-   */
-  readonly progress?: (read: number, total: number) => void;
-}
-
-/** A read file as the loader keeps it: prepared, or the warning it gave. */
-export interface Entry<T> {
-  readonly abs: string;
-  /** The plugin it was read for: a file that two plugins select is an entry of each. */
-  readonly plugin: string;
-  readonly result: T | Warning;
-  /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
-  readonly mtime: number;
-  readonly size: number;
-  /** What `extraFor` attached when the file was read (`prepare` made `result` with it). */
-  readonly extra?: unknown;
-}
+// The loader's types live beside it; they are named here too, where the loader is.
+export type { ContentLoader, Entry, Loaded, LoaderHelper, LoaderOptions, PluginSelection };
 
 /**
  * Creates a loader for a configuration. A file is read again only when its
@@ -129,17 +40,18 @@ export function createLoader<T extends object>(
 ): ContentLoader<T> {
   const { prepare, helper, extraFor, extraVersion, beforeRead, progress } = options;
   let cache = new Map<string, Entry<T>>();
-  let listingWarnings: Warning[] = [];
+  /** What the last full listing said: its warnings, files left out and skipped. */
+  let listing: Pick<PluginsListing, "warnings" | "leftOut" | "skipped"> = {
+    warnings: [],
+    leftOut: [],
+    skipped: new Map(),
+  };
   let folderStamps = new Map<string, number>();
   let irregular = false;
   let listedOnce = false;
   /** The `extraVersion` every kept file was last checked against (or read under). */
   let checkedVersion: unknown;
-  const selectors = config.plugins.map((plugin) => ({
-    plugin,
-    folder: plugin.path ? `${config.root}/${plugin.path}/` : `${config.root}/`,
-    select: fileSelector(PLUGINS[plugin.name], plugin),
-  }));
+  const selectors = pluginSelectors(config);
   const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
     abs: found.abs,
     plugin,
@@ -168,18 +80,29 @@ export function createLoader<T extends object>(
 
   const finish = (
     next: Map<string, Entry<T>>,
-    listing: Warning[],
     counts: { read: number; helped: number; changed: boolean; listed: boolean },
   ): Loaded<T> => {
     cache = next;
-    listingWarnings = listing;
-    const warnings = [...listing];
+    const warnings = [...listing.warnings];
     const files: T[] = [];
-    for (const { result } of next.values()) {
-      if (isWarning(result)) warnings.push(result);
-      else files.push(result);
+    const leftOut = [...listing.leftOut];
+    const selected = new Map<string, number>();
+    for (const { plugin, result } of next.values()) {
+      selected.set(plugin, (selected.get(plugin) ?? 0) + 1);
+      if (!isWarning(result)) files.push(result);
+      else {
+        warnings.push(result);
+        // Every warning a read gives names its reason (read_file.ts).
+        if (result.reason) leftOut.push({ plugin, file: result.file, reason: result.reason });
+      }
     }
-    return { files, warnings, irregular, ...counts };
+    const selection = selectors.map(({ plugin: { name } }) => ({
+      plugin: name,
+      files: (selected.get(name) ?? 0) +
+        listing.leftOut.filter((left) => left.plugin === name).length,
+      skipped: listing.skipped.get(name) ?? {},
+    }));
+    return { files, warnings, irregular, leftOut, selection, ...counts };
   };
 
   /** Reads the jobs into `next`, sharing a large first load with the helper. */
@@ -216,45 +139,15 @@ export function createLoader<T extends object>(
     const first = !listedOnce;
     listedOnce = true;
     const next = new Map<string, Entry<T>>();
-    const warned: Warning[] = [];
     const todo: ReadJob[] = [];
-    const listed = await Promise.all(selectors.map(async ({ plugin, folder, select }) => {
-      const shown = (path: string) => contentPath(plugin.path, path);
-      const onLeftOut = (path: string, reason: string) =>
-        warned.push({
-          file: shown(path),
-          message: `${reason}; left out`,
-          reason: reason.startsWith("not a regular file") ? "not a regular file" : "unreadable",
-        });
-      const listing = await listFiles(config.root, folder.slice(0, -1), {
-        keep: select,
-        skipName: isSkippedName,
-        onLeftOut,
-        blocking: first,
-      });
-      const found: (FoundFile & Partial<Stamp>)[] = first
-        ? listing.files
-        : await stampAll(listing.files, (file, code) => onLeftOut(file.path, code));
-      return { plugin, shown, found, listing };
-    }));
-    folderStamps = new Map(listed.flatMap(({ listing }) => [...listing.folders]));
-    // The folders on the way to each plugin folder, so one created, removed
-    // or renamed there shows too, however far from the root.
-    for (const { folder } of selectors) {
-      for (
-        let at = folder.length - 1;
-        at >= config.root.length;
-        at = folder.lastIndexOf("/", at - 1)
-      ) {
-        const path = folder.slice(0, at);
-        if (!folderStamps.has(path)) folderStamps.set(path, folderStamp(path));
-      }
-    }
-    irregular = listed.some(({ listing }) => listing.irregular);
+    const listed = await listPlugins(config.root, selectors, first);
+    folderStamps = listed.folders;
+    irregular = listed.irregular;
     await beforeRead?.();
     const checkExtra = extrasMoved();
-    for (const { plugin, shown, found } of listed) {
-      for (const file of found) {
+    for (const { selector: { plugin }, files } of listed.found) {
+      const shown = (path: string) => contentPath(plugin.path, path);
+      for (const file of files) {
         const key = entryKey(plugin.name, file.abs);
         const old = cache.get(key);
         // Stamped by the listing, but on the first load (whose cache is empty).
@@ -268,8 +161,9 @@ export function createLoader<T extends object>(
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
     const changed = todo.length > 0 || next.size !== cache.size ||
-      key(warned) !== key(listingWarnings);
-    return finish(next, warned, { read: todo.length, helped, changed, listed: true });
+      key(listed.warnings) !== key(listing.warnings);
+    listing = listed;
+    return finish(next, { read: todo.length, helped, changed, listed: true });
   };
 
   return {
@@ -314,7 +208,7 @@ export function createLoader<T extends object>(
       }
       const helped = await readAll(todo, next, false);
       const changed = todo.length > 0 || removed;
-      return finish(next, listingWarnings, { read: todo.length, helped, changed, listed: false });
+      return finish(next, { read: todo.length, helped, changed, listed: false });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { extract, FrontMatterError } from "./front_matter.ts";
-import type { ParsedFile, Warning } from "./parsed_file.ts";
+import type { LeftOutWarning, ParsedFile, Warning } from "./parsed_file.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -22,7 +22,7 @@ export function parseFile(
   bytes: Uint8Array,
   meta: Omit<ParsedFile, "attrs" | "body">,
   shown: string,
-): ParsedFile | Warning {
+): ParsedFile | LeftOutWarning {
   // The front matter and the body are decoded apart, so the body is a string
   // of its own: not a slice that keeps the whole file alive, and one byte a
   // character when it is Latin-1 even if an author's name in the front

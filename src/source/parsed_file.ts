@@ -40,3 +40,6 @@ export interface Warning {
   /** Set when the file (or the folder's files) is left out: why. */
   readonly reason?: LeftOutReason;
 }
+
+/** A warning that leaves a file out: what a read or a parse gives instead of a file. */
+export type LeftOutWarning = Warning & { readonly reason: LeftOutReason };

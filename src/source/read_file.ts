@@ -5,7 +5,7 @@ import { fileChecksum } from "./file_hash.ts";
 import { formatSize } from "../util/size.ts";
 import { type FileRead, readRegularFile, readRegularFileSync } from "./read_regular.ts";
 import { parseBody, parseFile } from "./parse.ts";
-import type { LeftOutReason, ParsedFile, Warning } from "./parsed_file.ts";
+import type { LeftOutReason, LeftOutWarning, ParsedFile } from "./parsed_file.ts";
 
 /** One content file to read: where it is and what the loader knows of it. */
 export interface ReadJob {
@@ -35,7 +35,8 @@ export interface ReadResult {
   readonly abs: string;
   /** The plugin the file was read for (a file two plugins select is read for each). */
   readonly plugin: string;
-  readonly result: ParsedFile | Warning;
+  /** The parsed file, or why it is left out. */
+  readonly result: ParsedFile | LeftOutWarning;
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
   readonly size: number;

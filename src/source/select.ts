@@ -60,9 +60,45 @@ export function fileSelector(
   plugin: PluginDeclaration,
   options: Pick<ContentPluginConfig, "include" | "exclude">,
 ): (path: string) => boolean {
+  const selection = fileSelection(plugin, options);
+  return (path) => selection(path) === "selected";
+}
+
+/**
+ * What a plugin's selection makes of a path: `selected`, `not content` (a
+ * skipped name, {@link isContentPath}), `not included` (its include globs
+ * do not match: `check` counts these by extension, SPEC 15) or `excluded`
+ * (its exclude globs match).
+ */
+export type Selection = "selected" | "not content" | "not included" | "excluded";
+
+/**
+ * The rule of {@link fileSelector}, telling why a path is not selected.
+ *
+ * @example
+ * ```ts
+ * import { fileSelection } from "./select.ts";
+ * import { PLUGINS } from "../plugins.ts";
+ * const selection = fileSelection(PLUGINS.docs, { include: undefined, exclude: ["drafts/**"] });
+ * selection("guide.md"); // "selected"
+ * selection("logo.png"); // "not included"
+ * selection("drafts/wip.md"); // "excluded"
+ * ```
+ */
+export function fileSelection(
+  plugin: PluginDeclaration,
+  options: Pick<ContentPluginConfig, "include" | "exclude">,
+): (path: string) => Selection {
   const include = globMatcher(options.include ?? plugin.include);
   const exclude = globMatcher(options.exclude);
-  return (path) => isContentPath(path) && include(path) && !exclude(path);
+  return (path) =>
+    !isContentPath(path)
+      ? "not content"
+      : !include(path)
+      ? "not included"
+      : exclude(path)
+      ? "excluded"
+      : "selected";
 }
 
 /** File names (without extension) that make a file its folder's own file, in precedence order. */

@@ -38,7 +38,7 @@ export interface HelperReply<T> {
  * import { runHelper } from "./worker_pool.ts";
  * const jobs: import("./read_file.ts").ReadJob[] = [];
  * const read = await runHelper(
- *   { url: new URL("../read_worker.ts", import.meta.url), data: { keepBody: false } },
+ *   { url: new URL("../pipeline/read_worker.ts", import.meta.url), data: { keepBody: false } },
  *   (count) => jobs.splice(0, count),
  *   () => {},
  *   () => {},

@@ -1,8 +1,10 @@
 // The service's change journal (SPEC 12): records each new index, durably
 // where it can, and holds the state that requests answer `since` from.
 import type { Index } from "../index/build.ts";
+import type { IndexChanges } from "../index/changes.ts";
 import type { Item } from "../index/item.ts";
 import { createChangeKeys } from "./change_key.ts";
+import { oldestTombstone, planRecordChanged } from "./record_changed.ts";
 import {
   JOURNAL_FILE,
   type JournalStore,
@@ -31,8 +33,12 @@ export interface Journal {
    * write fails (a full disk), the journal goes on in memory under a new id
    * ({@link forkJournal}), with one warning: never a cursor for a change the
    * file does not hold.
+   *
+   * With `changes` against the index it recorded last, only their ids are
+   * compared (the rest kept their items, so their keys); else, as at a
+   * start (changes made while no server ran), the whole feed is.
    */
-  record(index: Index, now: number): JournalState;
+  record(index: Index, now: number, changes?: IndexChanges): JournalState;
   /** Closes the database, and lets another server have it. */
   close(): void;
 }
@@ -82,6 +88,11 @@ export function createJournal(options: JournalOptions): Journal {
     }
   }
   let state = store?.state ?? options.initial ?? emptyJournal();
+  /** The index `state` records: changes against it need only their ids compared. */
+  let recorded: Index | undefined;
+  /** No tombstone left the feed before this (epoch ms; `undefined`: not known, look). */
+  let oldest: number | undefined;
+  const retentionMs = options.retentionDays * DAY;
   // An item object is the same in the next index when nothing about it changed.
   const keys = new WeakMap<Item, string>();
   const changeKey = createChangeKeys();
@@ -100,14 +111,31 @@ export function createJournal(options: JournalOptions): Journal {
     get durable() {
       return store !== undefined;
     },
-    record(index, now) {
-      const current: RecordedItem[] = index.feed.map((item) => ({
+    record(index, now, since) {
+      const recordOf = (item: Item): RecordedItem => ({
         id: item.id,
         key: keyOf(item),
         type: item.type,
         category: item.category,
-      }));
-      const changes = planRecord(state, current, now, options.retentionDays * DAY);
+      });
+      let changes;
+      if (since?.previous !== undefined && since.previous === recorded) {
+        oldest ??= oldestTombstone(state);
+        const purging = now - oldest > retentionMs;
+        const ids = [...since.added, ...since.changed, ...since.removed];
+        changes = planRecordChanged(state, index, ids, recordOf, now, retentionMs, purging);
+        // A record that could purge may drop the oldest tombstone: the next one looks again.
+        // One that leaves a tombstone leaves it at `now`.
+        if (purging) oldest = undefined;
+        else if (changes.upserts.some(([, entry]) => entry.deleted !== null)) {
+          oldest = Math.min(oldest, now);
+        }
+      } else {
+        // A start (or a journal that recorded another index): the whole feed, as changes
+        // made while no server ran are found only so.
+        changes = planRecord(state, index.feed.map(recordOf), now, retentionMs);
+        oldest = undefined;
+      }
       if (store !== undefined) {
         try {
           store.write(changes);
@@ -125,6 +153,7 @@ export function createJournal(options: JournalOptions): Journal {
         }
       }
       state = applyChanges(state, changes);
+      recorded = index;
       return state;
     },
     close() {

@@ -5,7 +5,6 @@ import { itemJson } from "../feed/item_json.ts";
 import { type Plan, problem, TYPES } from "../feed/plan.ts";
 import { extrasReader, renderWithBodies } from "../feed/with_bodies.ts";
 import type { Index } from "../index/build.ts";
-import { lookups } from "../index/lookups_interim.ts";
 import type { Item } from "../index/item.ts";
 import type { Shape } from "../index/shape.ts";
 import { byteWriter } from "../util/byte_writer.ts";
@@ -63,7 +62,7 @@ export function sincePlan(r: SinceRequest): Plan {
     if (change.deleted !== null) deleted.push({ id: change.id, at: change.deleted });
     else {
       // The journal records the index's feed: an id it names is in that feed.
-      const item = lookups(r.index).feedById.get(change.id);
+      const item = r.index.feedById.get(change.id);
       if (item) items.push(item);
     }
   }

@@ -1,11 +1,11 @@
-import type { ContentConfig } from "./config/types.ts";
-import { type IndexedFile, indexFile, withNames } from "./fields/indexed_file.ts";
-import type { NameSlug } from "./fields/names.ts";
+import type { ContentConfig } from "../config/types.ts";
+import { type IndexedFile, indexFile, withNames } from "../fields/indexed_file.ts";
+import type { NameSlug } from "../fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
-import { type CommitDates, type GitDates, readGitDates } from "./source/git.ts";
-import { createLoader, type Loaded } from "./source/loader.ts";
+import { type CommitDates, type GitDates, readGitDates } from "../source/git.ts";
+import { createLoader, type Loaded } from "../source/loader.ts";
 
-/** A loader of a configuration's content as the service and the snapshot command use it. */
+/** A loader of a configuration's content, its fields derived: the pipeline's source (`pipeline.ts`). */
 export interface ContentFilesLoader {
   /** Loads what changed (see `createLoader`), with commit dates where the content is in git. */
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
@@ -34,8 +34,8 @@ export interface ContentFilesOptions {
  *
  * @example
  * ```ts
- * import { createContentFilesLoader } from "./content_loader.ts";
- * import { loadConfigFile } from "./config/load.ts";
+ * import { createContentFilesLoader } from "./content_files.ts";
+ * import { loadConfigFile } from "../config/load.ts";
  * const loader = createContentFilesLoader(await loadConfigFile("content/services.yaml"), {
  *   keepBody: false,
  * });

@@ -1,15 +1,15 @@
 // The start-up helper: a Web Worker that reads, hashes and parses the
 // batches of files the loader posts to it, and derives their fields as the
-// service's own `prepare` does, so a cold start uses a second core. It holds
+// main thread's `prepare` (content_files.ts) does, so a cold start uses a second core. It holds
 // no state; each message is a batch of jobs, each reply their results.
-import { indexFile } from "./fields/indexed_file.ts";
-import type { HelperBatch, HelperReply } from "./source/worker_pool.ts";
-import type { IndexedFile } from "./fields/indexed_file.ts";
-import { isWarning } from "./source/parse.ts";
-import type { CommitDates } from "./source/git.ts";
-import { readContentFiles } from "./source/read_file.ts";
+import { indexFile } from "../fields/indexed_file.ts";
+import type { HelperBatch, HelperReply } from "../source/worker_pool.ts";
+import type { IndexedFile } from "../fields/indexed_file.ts";
+import { isWarning } from "../source/parse.ts";
+import type { CommitDates } from "../source/git.ts";
+import { readContentFiles } from "../source/read_file.ts";
 
-/** What the service sends with each batch (the loader's `helper.data`). */
+/** What the pipeline sends with each batch (the loader's `helper.data`). */
 export interface ReadWorkerData {
   /** Keep each file's body (a snapshot) or let it go (a server). */
   readonly keepBody: boolean;

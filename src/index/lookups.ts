@@ -1,0 +1,70 @@
+// The index's lookups by id, by URL and of its tags: fields of the index,
+// each made on its first use and kept with the index (a start that serves
+// no item route never makes them).
+import type { Index } from "./build.ts";
+import type { Item } from "./item.ts";
+
+/** The lookups an index holds (see {@link Index}). */
+export type IndexLookups = Pick<Index, "byId" | "feedById" | "byUrl" | "tags">;
+
+/** A tag of the feed with the number of feed items that carry it. */
+type TagCount = IndexLookups["tags"][number];
+
+/** What the lookups are made from. */
+interface Indexed {
+  readonly feed: readonly Item[];
+  /** Served items by `type/uri`. */
+  readonly byPath: ReadonlyMap<string, Item>;
+}
+
+/**
+ * The index with its lookups as fields, each made once, on its first read
+ * (they are not enumerable: the index's own data stays what it was).
+ *
+ * @example
+ * ```ts
+ * import { withLookups } from "./lookups.ts";
+ * const index = withLookups({ feed: [], byPath: new Map() });
+ * index.byId.size; // 0
+ * index.tags; // []
+ * ```
+ */
+export function withLookups<T extends Indexed>(index: T): T & IndexLookups {
+  let byId: ReadonlyMap<string, Item> | undefined;
+  let feedById: ReadonlyMap<string, Item> | undefined;
+  let byUrl: ReadonlyMap<string, Item> | undefined;
+  let tags: readonly TagCount[] | undefined;
+  return Object.defineProperties(index, {
+    byId: { get: () => byId ??= servedById(index.byPath) },
+    feedById: { get: () => feedById ??= new Map(index.feed.map((item) => [item.id, item])) },
+    byUrl: { get: () => byUrl ??= servedByUrl(index.byPath) },
+    tags: { get: () => tags ??= feedTags(index.feed) },
+  }) as T & IndexLookups;
+}
+
+/** Every served item by id: the feed's, and those only the item routes serve (not indexable). */
+function servedById(byPath: ReadonlyMap<string, Item>): ReadonlyMap<string, Item> {
+  return new Map([...byPath.values()].map((item) => [item.id, item]));
+}
+
+/** Served items by the path of their page URL, without slashes at either end (`get_content`'s link). */
+function servedByUrl(byPath: ReadonlyMap<string, Item>): ReadonlyMap<string, Item> {
+  const made = new Map<string, Item>();
+  for (const item of byPath.values()) {
+    if (item.url.startsWith("/")) made.set(item.url.replace(/^\/+|\/+$/g, ""), item);
+  }
+  return made;
+}
+
+/** The feed's tags with their counts, most used first, then by name (the `list_tags` tool). */
+function feedTags(feed: readonly Item[]): readonly TagCount[] {
+  const bySlug = new Map<string, TagCount>();
+  for (const item of feed) {
+    for (const { name, slug, count } of item.tags) {
+      if (!bySlug.has(slug)) bySlug.set(slug, { name, slug, count });
+    }
+  }
+  return [...bySlug.values()].sort((a, b) =>
+    b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
+}

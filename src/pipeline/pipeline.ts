@@ -1,0 +1,143 @@
+// The one composition of source → fields → index: the server, `check`,
+// `snapshot` and the start-up worker all make their index here.
+import type { ContentConfig } from "../config/types.ts";
+import type { IndexedFile } from "../fields/indexed_file.ts";
+import { buildIndex, type Index, type IndexSettings, indexSettings } from "../index/build.ts";
+import { type IndexChanges, indexChanges } from "../index/changes.ts";
+import type { Loaded } from "../source/loader.ts";
+import { type ContentFilesOptions, createContentFilesLoader } from "./content_files.ts";
+import { type Exclusions, exclusionsOf } from "./exclusions.ts";
+
+/** Where a pipeline's files come from: the content folder, or a snapshot's files. */
+export interface PipelineSource {
+  /** Loads what changed (see `createLoader`): every file, with its fields. */
+  load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
+  /** Whether a folder of the last listing changed since. */
+  foldersChanged(): boolean;
+}
+
+/** What one build of a pipeline gives. */
+export interface PipelineBuild {
+  /**
+   * The index: the previous one itself when the load found nothing changed,
+   * so `generated` and every ETag stay put.
+   */
+  readonly index: Index;
+  /** What changed against the previous index (the journal records these). */
+  readonly changes: IndexChanges;
+  /**
+   * Every file left out and every item kept out of the feed, with why; what
+   * the listing counted. Made on the first read.
+   */
+  readonly exclusions: Exclusions;
+  /** The load the index was built from: its files, its warnings, whether it listed. */
+  readonly loaded: Loaded<IndexedFile>;
+}
+
+/** Source → fields → index, again and again: each build reuses what the last one made. */
+export interface Pipeline {
+  /** What the indexes keep of the configuration. */
+  readonly settings: IndexSettings;
+  /**
+   * Loads what changed and builds the index from it, reusing `previous`
+   * (unchanged files keep their items, unchanged plugins their trees). With
+   * `paths` (absolute), looks only at those files; with `reread`, reads them
+   * though their size and modification time are the same.
+   */
+  build(previous?: Index, paths?: readonly string[], reread?: boolean): Promise<PipelineBuild>;
+  /** Whether a folder of the last listing changed since: a listing is due. */
+  foldersChanged(): boolean;
+}
+
+/** Options of {@link contentPipeline}: how files are kept, and the clock. */
+export interface PipelineOptions extends ContentFilesOptions {
+  /** The build time of each new index (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/**
+ * The pipeline of a configuration's content folder: files listed, read and
+ * their fields derived (on a second core at a large start, where the
+ * runtime has workers), with their commit dates, then indexed.
+ *
+ * @example
+ * ```ts
+ * import { contentPipeline } from "./pipeline.ts";
+ * import { loadConfigFile } from "../config/load.ts";
+ * const pipeline = contentPipeline(await loadConfigFile("content/services.yaml"), {
+ *   keepBody: false,
+ * });
+ * const { index, exclusions } = await pipeline.build();
+ * const next = await pipeline.build(index); // `index` itself when nothing changed
+ * ```
+ */
+export function contentPipeline(config: ContentConfig, options: PipelineOptions): Pipeline {
+  const source = createContentFilesLoader(config, options);
+  return createPipeline(indexSettings(config), source, options.now ?? Date.now);
+}
+
+/**
+ * A pipeline over any source of files (a snapshot's, for one): each build
+ * indexes the load, unless nothing changed since `previous`.
+ *
+ * @param builtAt the clock of each new index's build time
+ *
+ * @example
+ * ```ts
+ * import { createPipeline, fixedSource } from "./pipeline.ts";
+ * const settings = { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] };
+ * const { index } = await createPipeline(settings, fixedSource([]), () => 0).build();
+ * index.items.length; // 0
+ * ```
+ */
+export function createPipeline(
+  settings: IndexSettings,
+  source: PipelineSource,
+  builtAt: () => number,
+): Pipeline {
+  return {
+    settings,
+    foldersChanged: () => source.foldersChanged(),
+    async build(previous, paths, reread) {
+      const loaded = await source.load(paths, reread);
+      const index = previous && !loaded.changed
+        ? previous
+        : buildIndex(loaded.files, settings, builtAt(), { previous, warnings: loaded.warnings });
+      let exclusions: Exclusions | undefined;
+      return {
+        index,
+        changes: indexChanges(previous, index),
+        // Made on their first read: a server never reads them, `check` does.
+        get exclusions() {
+          return exclusions ??= exclusionsOf(loaded, index);
+        },
+        loaded,
+      };
+    },
+  };
+}
+
+/**
+ * A source that always gives the same files, and says nothing changed: a
+ * snapshot's (its fields come with it, not from front matter).
+ *
+ * @example
+ * ```ts
+ * import { fixedSource } from "./pipeline.ts";
+ * const { files, changed } = await fixedSource([]).load();
+ * ```
+ */
+export function fixedSource(files: IndexedFile[]): PipelineSource {
+  const loaded: Loaded<IndexedFile> = {
+    files,
+    warnings: [],
+    read: 0,
+    helped: 0,
+    changed: false,
+    listed: true,
+    irregular: false,
+    leftOut: [],
+    selection: [],
+  };
+  return { load: () => Promise.resolve(loaded), foldersChanged: () => false };
+}
