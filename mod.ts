@@ -25,16 +25,13 @@ export {
   createContentApi,
   type Logger,
 } from "./src/service.ts";
-export { ConfigError, type ContentConfig } from "./src/config/types.ts";
+export { ConfigError, type ContentConfig, type ContentPluginConfig } from "./src/config/types.ts";
 export { validateConfig } from "./src/config/validate.ts";
 export { loadConfigFile, loadConfigObject } from "./src/config/load.ts";
-export type { ParsedFile } from "./src/source/parsed_file.ts";
-export { buildIndex, type Index, type IndexSettings } from "./src/index/build.ts";
-export type { Item } from "./src/index/item.ts";
-export { parseQuery, type Query, type QueryProblem } from "./src/routes/query.ts";
-export {
-  makeSnapshot,
-  readSnapshotFile,
-  type Snapshot,
-  writeSnapshotFile,
-} from "./src/snapshot.ts";
+export type { ParsedFile, Warning } from "./src/source/parsed_file.ts";
+export { buildIndex, type Index } from "./src/index/build.ts";
+export type { IndexSettings, PluginSettings } from "./src/index/settings.ts";
+export type { Item, Tag } from "./src/index/item.ts";
+export type { Filters } from "./src/feed/filter.ts";
+export { parseQuery, type Query } from "./src/routes/query.ts";
+export { readSnapshotFile, type Snapshot, writeSnapshotFile } from "./src/snapshot.ts";

@@ -6,7 +6,7 @@
 // (or node --expose-gc bench/heap.ts …)
 import process from "node:process";
 import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
-import { buildIndex, indexSettings } from "../src/index/build.ts";
+import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
 import { createHandler } from "../src/http/handler.ts";
 import { emptyJournal } from "../src/sync/state.ts";
 import { loadConfigFile } from "../src/config/load.ts";
@@ -28,7 +28,7 @@ const loaded = await createLoader<IndexedFile>(config, {
   prepare: (parsed, shown) => indexFile(parsed, shown),
 }).load();
 const afterLoad = used();
-const index = buildIndex(loaded.files, indexSettings(config), Date.now(), {
+const index = buildIndexFrom(loaded.files, indexSettings(config), Date.now(), {
   warnings: loaded.warnings,
 });
 const afterIndex = used();

@@ -2,7 +2,7 @@ import { loadConfigFile } from "./config/load.ts";
 import { ConfigError } from "./config/types.ts";
 import type { FileFields } from "./fields/derive.ts";
 import { type IndexedFile, indexFile } from "./fields/indexed_file.ts";
-import { buildIndex, type Index, type IndexSettings } from "./index/build.ts";
+import { buildIndexFrom, type Index, type IndexSettings } from "./index/build.ts";
 import { readText, writeText } from "./source/fs.ts";
 import { contentPipeline } from "./pipeline/pipeline.ts";
 import type { ParsedFile, Warning } from "./source/parsed_file.ts";
@@ -31,7 +31,12 @@ export interface SnapshotFile {
   readonly body: string;
 }
 
-/** The served content tree in one JSON value (SPEC 10): what an edge deployment serves. */
+/**
+ * The served content tree in one JSON value (SPEC 10): what an edge
+ * deployment serves. `content-feed snapshot` writes it and
+ * `createContentApi({ snapshot })` reads it; its files and journal are this
+ * module's to read ({@link SnapshotDocument}).
+ */
 export interface Snapshot {
   /** Always `content-feed-snapshot`. */
   readonly format: "content-feed-snapshot";
@@ -41,11 +46,27 @@ export interface Snapshot {
   readonly settings: IndexSettings;
   /** Epoch ms the snapshot was made: every replica serves it as `meta.generated`. */
   readonly builtAt: number;
+  /** The served files, by plugin and path: each one's fields and body. */
+  readonly files: readonly object[];
+  /** The change journal (SPEC 12), continued from the previous snapshot's when there was one. */
+  readonly journal: {
+    /** The journal's id (in every cursor it gives out). */
+    readonly id: string;
+    /** Its last sequence number. */
+    readonly head: number;
+  };
+}
+
+/** A snapshot as this module reads and writes it: its files and journal typed. */
+export interface SnapshotDocument extends Snapshot {
   /** The served files, by plugin and path. */
   readonly files: readonly SnapshotFile[];
-  /** The change journal (SPEC 12), continued from the previous snapshot's when there was one. */
+  /** The change journal (SPEC 12). */
   readonly journal: SnapshotJournal;
 }
+
+/** A snapshot's files and journal, typed (every snapshot is one this module wrote). */
+const documentOf = (snapshot: Snapshot) => snapshot as SnapshotDocument;
 
 /** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted, lives]`. */
 export interface SnapshotJournal {
@@ -94,11 +115,13 @@ export function journalToSnapshot(state: JournalState): SnapshotJournal {
  *
  * @example
  * ```ts
- * import { journalFromSnapshot } from "./snapshot.ts";
- * journalFromSnapshot({ id: "j1", head: 0, horizon: 0, entries: [] }).head; // 0
+ * import { journalFromSnapshot, journalToSnapshot } from "./snapshot.ts";
+ * import { emptyJournal } from "./sync/state.ts";
+ * journalFromSnapshot(journalToSnapshot(emptyJournal("j1"))).head; // 0
  * ```
  */
-export function journalFromSnapshot(journal: SnapshotJournal): JournalState {
+export function journalFromSnapshot(carried: Snapshot["journal"]): JournalState {
+  const journal = carried as SnapshotJournal;
   return {
     id: journal.id,
     head: journal.head,
@@ -140,14 +163,14 @@ export function makeSnapshot(
   builtAt = 0,
   previous?: JournalState,
   retentionDays = 90,
-): Snapshot {
+): SnapshotDocument {
   const prefix = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const indexed = files.map((file) =>
     "fields" in file
       ? file
       : indexFile(file, contentPath(prefix.get(file.plugin)!, file.path), { keepBody: true })
   );
-  return snapshotOf(buildIndex(indexed, settings, builtAt), indexed, previous, retentionDays);
+  return snapshotOf(buildIndexFrom(indexed, settings, builtAt), indexed, previous, retentionDays);
 }
 
 /**
@@ -159,7 +182,7 @@ function snapshotOf(
   files: readonly IndexedFile[],
   previous: JournalState | undefined,
   retentionDays: number,
-): Snapshot {
+): SnapshotDocument {
   const { settings, builtAt } = index;
   const prefix = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const served = new Set(index.items.map((item) => item.file));
@@ -187,13 +210,13 @@ function snapshotOf(
  * @example
  * ```ts
  * import { makeSnapshot, snapshotFiles } from "./snapshot.ts";
- * import { buildIndex } from "./index/build.ts";
+ * import { buildIndexFrom } from "./index/build.ts";
  * const snapshot = makeSnapshot({ title: undefined, url: undefined, api: true, sitemap: true, plugins: [] }, []);
- * const index = buildIndex(snapshotFiles(snapshot), snapshot.settings, Date.now());
+ * const index = buildIndexFrom(snapshotFiles(snapshot), snapshot.settings, Date.now());
  * ```
  */
 export function snapshotFiles(snapshot: Snapshot): IndexedFile[] {
-  return snapshot.files.map((file) => ({ ...file, warnings: [] }));
+  return documentOf(snapshot).files.map((file) => ({ ...file, warnings: [] }));
 }
 
 /**
@@ -220,7 +243,7 @@ export function snapshotSettings(snapshot: Snapshot): IndexSettings {
   if (
     snapshot?.format !== "content-feed-snapshot" || snapshot.version !== 3 ||
     !Array.isArray(snapshot.files) || !Array.isArray(snapshot.settings?.plugins) ||
-    !Array.isArray(snapshot.journal?.entries) || typeof snapshot.builtAt !== "number"
+    !Array.isArray(documentOf(snapshot).journal?.entries) || typeof snapshot.builtAt !== "number"
   ) {
     throw new ConfigError(
       "snapshot: expected a content-feed snapshot (format content-feed-snapshot, version 3)",

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { generateSite } from "../bench/site.ts";
 import type { ContentConfig } from "../src/config/types.ts";
 import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
-import { buildIndex, indexSettings } from "../src/index/build.ts";
+import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/config/load.ts";
 import type { ReadWorkerData } from "../src/pipeline/read_worker.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
@@ -92,7 +92,7 @@ describe("loader", () => {
       // The helper derives the fields of the files it reads; the index built
       // from them must be the one built from fields derived here.
       const indexOf = (files: IndexedFile[], warnings: Loaded<IndexedFile>["warnings"]) => {
-        const index = buildIndex(files, indexSettings(settings), 0, { warnings });
+        const index = buildIndexFrom(files, indexSettings(settings), 0, { warnings });
         return { items: index.items, warnings: [...index.warnings].sort(byFile) };
       };
       const fromHelped = indexOf(helpedLoad.files, helpedLoad.warnings);

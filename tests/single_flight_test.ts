@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createContentFilesLoader } from "../src/pipeline/content_files.ts";
 import { createHandler } from "../src/http/handler.ts";
-import { buildIndex, indexSettings } from "../src/index/build.ts";
+import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
 import { createJournal } from "../src/sync/journal.ts";
 import { loadConfigFile } from "../src/config/load.ts";
@@ -117,7 +117,7 @@ describe("one build per answer (SPEC 9)", () => {
   async function countedHandler(root: string) {
     const config = await loadConfigFile(join(root, "services.yaml"));
     const { files, warnings } = await createContentFilesLoader(config, { keepBody: false }).load();
-    const index = buildIndex(files, indexSettings(config), 0, { warnings });
+    const index = buildIndexFrom(files, indexSettings(config), 0, { warnings });
     // An in-memory journal that has recorded the index: `since=0` lists every item.
     const journal = createJournal({ retentionDays: 90, warn: assert.fail }).record(index, 0);
     const reads = new Map<string, number>();

@@ -7,9 +7,10 @@ import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createContentApi, type Snapshot } from "../mod.ts";
+import { createContentApi } from "../mod.ts";
 import { LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
 import { formatTimestamp } from "../src/util/dates.ts";
+import type { SnapshotDocument } from "../src/snapshot.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const deno = `${root}node_modules/.bin/deno`;
@@ -60,7 +61,7 @@ describe("edge snapshot", () => {
       assert.match(printed, /wrote .*: 6 files/);
       await removeSite(site);
       const text = await readFile(out, "utf8");
-      const snapshot = JSON.parse(text) as Snapshot;
+      const snapshot = JSON.parse(text) as SnapshotDocument;
       assert.equal(snapshot.files.length, 6);
       assert.ok(!text.includes("Draft"), "no draft in the snapshot");
       assert.ok(snapshot.files.every((f) => !("attrs" in f)), "no raw front matter");

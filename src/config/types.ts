@@ -1,11 +1,10 @@
 // The shape of a validated service configuration (SPEC 2) and its error:
 // what every layer above reads of the config.
-import type { ContentPluginName } from "../plugins.ts";
 
 /** One enabled content plugin, with its options resolved. */
 export interface ContentPluginConfig {
   /** The plugin's name (and `type`). */
-  readonly name: ContentPluginName;
+  readonly name: "academy" | "blog" | "docs" | "faq" | "pages";
   /** Folder of the plugin's files, relative to the content root, `/`-separated. */
   readonly path: string;
   /** Include globs relative to `path`; `undefined` means the plugin's defaults. */

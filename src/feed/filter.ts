@@ -4,18 +4,18 @@ import { compareText } from "../util/compare.ts";
 import { fold } from "../util/slugify.ts";
 import { type Contains, heldBodyContains } from "./search.ts";
 
+/** An order of the matches (SPEC 6.2 `sort`). */
+export type SortOrder = NonNullable<Filters["sort"]>;
+
 /** The orders `sort` accepts (SPEC 6.2); ties keep feed order. */
-export const SORT_ORDERS = [
+export const SORT_ORDERS: readonly SortOrder[] = [
   "feed",
   "date",
   "-date",
   "last_update",
   "-last_update",
   "title",
-] as const;
-
-/** An order of the matches. */
-export type SortOrder = typeof SORT_ORDERS[number];
+];
 
 /** What selects and pages feed items (SPEC 6.1, 6.2 `sort`). Absent filters are `undefined`. */
 export interface Filters {
@@ -42,7 +42,7 @@ export interface Filters {
   /** 1 when absent. */
   readonly page: number;
   /** The order of the matches before paging (SPEC 6.2 `sort`); `undefined`: feed order. */
-  readonly sort?: SortOrder;
+  readonly sort?: "feed" | "date" | "-date" | "last_update" | "-last_update" | "title";
   /** `YYYY-MM-DD`: items whose `last_update` is on or after that day (SPEC 6.1 `updated_since`). */
   readonly updatedSince?: string;
 }

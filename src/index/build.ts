@@ -69,19 +69,16 @@ export interface Index {
    * (see {@link BuildOptions.previous}): each file's item, and each plugin's
    * tree. Bounded by the index itself.
    */
-  readonly reuse: IndexReuse;
+  readonly reuse: { readonly kind: "index-reuse" };
 }
 
 /**
  * What one build hands to the next (each file's item, each plugin's tree):
- * opaque outside `buildIndex`, and bounded by the index itself.
+ * opaque outside the build, and bounded by the index itself.
  */
-export interface IndexReuse {
-  /** Only `buildIndex` reads it. */
-  readonly kind: "index-reuse";
-}
+export type IndexReuse = Index["reuse"];
 
-/** What {@link IndexReuse} holds (read by `buildIndex` and `exclusions.ts`). */
+/** What {@link IndexReuse} holds (read by the build and `exclusions.ts`). */
 export interface Reuse extends IndexReuse {
   /** The item built from each file. */
   readonly items: ReadonlyMap<IndexedFile, Item>;
@@ -89,7 +86,7 @@ export interface Reuse extends IndexReuse {
   readonly trees: ReadonlyMap<string, PluginTree>;
 }
 
-/** Options of {@link buildIndex}. */
+/** Options of {@link buildIndexFrom}. */
 export interface BuildOptions {
   /**
    * The index built last: a plugin whose files are the same objects in the
@@ -125,6 +122,33 @@ export interface BuildOptions {
  * ```
  */
 export function buildIndex(
+  files: readonly ParsedFile[],
+  settings: IndexSettings,
+  builtAt: number,
+  options: { readonly previous?: Index } = {},
+): Index {
+  return buildIndexFrom(files, settings, builtAt, options);
+}
+
+/**
+ * {@link buildIndex} from parsed files or from files the loader derived
+ * (with their fields, without a body), and the load's warnings: what the
+ * pipeline and snapshots build from.
+ *
+ * @example
+ * ```ts
+ * import { buildIndexFrom } from "./build.ts";
+ * const settings = {
+ *   title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * };
+ * const index = buildIndexFrom([], settings, 0, {
+ *   warnings: [{ file: "docs/x.md", message: "binary file (NUL bytes); left out" }],
+ * });
+ * index.warnings.length; // 1
+ * ```
+ */
+export function buildIndexFrom(
   files: readonly (IndexedFile | ParsedFile)[],
   settings: IndexSettings,
   builtAt: number,

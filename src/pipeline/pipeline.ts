@@ -2,7 +2,7 @@
 // `snapshot` and the start-up worker all make their index here.
 import type { ContentConfig } from "../config/types.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
-import { buildIndex, type Index, type IndexSettings, indexSettings } from "../index/build.ts";
+import { buildIndexFrom, type Index, type IndexSettings, indexSettings } from "../index/build.ts";
 import { type IndexChanges, indexChanges } from "../index/changes.ts";
 import type { Loaded } from "../source/loader.ts";
 import { type ContentFilesOptions, createContentFilesLoader } from "./content_files.ts";
@@ -102,7 +102,10 @@ export function createPipeline(
       const loaded = await source.load(paths, reread);
       const index = previous && !loaded.changed
         ? previous
-        : buildIndex(loaded.files, settings, builtAt(), { previous, warnings: loaded.warnings });
+        : buildIndexFrom(loaded.files, settings, builtAt(), {
+          previous,
+          warnings: loaded.warnings,
+        });
       let exclusions: Exclusions | undefined;
       return {
         index,

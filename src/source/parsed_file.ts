@@ -17,29 +17,29 @@ export interface ParsedFile {
   readonly body: string;
 }
 
-/**
- * Why a file is left out, on the warnings that leave one out (the
- * `content-feed check` table counts them, SPEC 15).
- */
-export type LeftOutReason =
-  | "invalid front matter"
-  | "not text"
-  | "too large"
-  | "not a regular file"
-  | "unreadable"
-  | "duplicate uri"
-  | "orphan folder"
-  | "too deep";
-
 /** A problem with one file or folder; logged once per load, never served. */
 export interface Warning {
   /** The file or folder, relative to the content root. */
   readonly file: string;
   /** What is wrong and what was done about it. */
   readonly message: string;
-  /** Set when the file (or the folder's files) is left out: why. */
-  readonly reason?: LeftOutReason;
+  /**
+   * Set when the file (or the folder's files) is left out: why (the
+   * `content-feed check` table counts them, SPEC 15).
+   */
+  readonly reason?:
+    | "invalid front matter"
+    | "not text"
+    | "too large"
+    | "not a regular file"
+    | "unreadable"
+    | "duplicate uri"
+    | "orphan folder"
+    | "too deep";
 }
+
+/** Why a file is left out, on the warnings that leave one out. */
+export type LeftOutReason = NonNullable<Warning["reason"]>;
 
 /** A warning that leaves a file out: what a read or a parse gives instead of a file. */
 export type LeftOutWarning = Warning & { readonly reason: LeftOutReason };
