@@ -8,13 +8,8 @@ import type { Index } from "./index/build.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
-import {
-  journalFromSnapshot,
-  readSnapshotFile,
-  type Snapshot,
-  snapshotFiles,
-  snapshotSettings,
-} from "./snapshot.ts";
+import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
+import { journalFromSnapshot } from "./sync/journal_document.ts";
 import { createJournal, type Journal } from "./sync/journal.ts";
 import { formatCursor } from "./sync/cursor.ts";
 import {

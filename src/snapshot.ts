@@ -10,6 +10,11 @@ import { compareText } from "./util/compare.ts";
 import { contentPath } from "./util/path.ts";
 import { createJournal } from "./sync/journal.ts";
 import type { JournalState } from "./sync/state.ts";
+import {
+  journalFromSnapshot,
+  journalToSnapshot,
+  type SnapshotJournal,
+} from "./sync/journal_document.ts";
 
 /**
  * One served file in a snapshot: where it was, its derived fields and its
@@ -67,78 +72,6 @@ export interface SnapshotDocument extends Snapshot {
 
 /** A snapshot's files and journal, typed (every snapshot is one this module wrote). */
 const documentOf = (snapshot: Snapshot) => snapshot as SnapshotDocument;
-
-/** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted, lives]`. */
-export interface SnapshotJournal {
-  /** The journal's id (in every cursor it gives out). */
-  readonly id: string;
-  /** Its last sequence number. */
-  readonly head: number;
-  /** Cursors before it are answered 410. */
-  readonly horizon: number;
-  /** Every id it knows, in id order. */
-  readonly entries: readonly (readonly [
-    string,
-    number,
-    number,
-    string,
-    string,
-    string,
-    number | null,
-    readonly (readonly [number, number])[],
-  ])[];
-}
-
-/**
- * A journal state as a snapshot stores it, ids in order.
- *
- * @example
- * ```ts
- * import { journalToSnapshot } from "./snapshot.ts";
- * import { emptyJournal } from "./sync/state.ts";
- * journalToSnapshot(emptyJournal("j1")); // { id: "j1", head: 0, horizon: 0, entries: [] }
- * ```
- */
-export function journalToSnapshot(state: JournalState): SnapshotJournal {
-  return {
-    id: state.id,
-    head: state.head,
-    horizon: state.horizon,
-    entries: [...state.entries].sort((a, b) => compareText(a[0], b[0])).map((
-      [id, e],
-    ) => [id, e.seq, e.born, e.key, e.type, e.category, e.deleted, e.lives] as const),
-  };
-}
-
-/**
- * A snapshot's journal as a state to answer from.
- *
- * @example
- * ```ts
- * import { journalFromSnapshot, journalToSnapshot } from "./snapshot.ts";
- * import { emptyJournal } from "./sync/state.ts";
- * journalFromSnapshot(journalToSnapshot(emptyJournal("j1"))).head; // 0
- * ```
- */
-export function journalFromSnapshot(carried: Snapshot["journal"]): JournalState {
-  const journal = carried as SnapshotJournal;
-  return {
-    id: journal.id,
-    head: journal.head,
-    horizon: journal.horizon,
-    entries: new Map(
-      journal.entries.map(([id, seq, born, key, type, category, deleted, lives]) => [id, {
-        seq,
-        born,
-        key,
-        type,
-        category,
-        deleted,
-        lives,
-      }]),
-    ),
-  };
-}
 
 /**
  * Makes a snapshot value from settings and files. Only the files whose
