@@ -10,7 +10,7 @@ import { readBlocksPaced } from "../src/text/segments.ts";
 import { plainText, plainTextPaced } from "../src/text/plain_text.ts";
 import { MAX_SECTIONS, sectionsOf } from "../src/text/sections.ts";
 import { firstSpan, replaceSpans, withoutTemplateTags } from "../src/text/spans.ts";
-import { textWork } from "../src/text/work.ts";
+import { textWork } from "../src/util/work_counts.ts";
 import { createPacer } from "../src/util/concurrency.ts";
 import { sha256HexSync } from "../src/util/sha256.ts";
 import { md, withSite } from "./helpers.ts";

@@ -8,12 +8,12 @@ import { parsedBlocks, textBlocks } from "../src/text/blocks.ts";
 import { firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
 import { isSimpleBody, parseSimpleBlocks } from "../src/text/simple_blocks.ts";
 import { summarizeText } from "../src/text/summary.ts";
-import { textWork } from "../src/text/work.ts";
+import { textWork } from "../src/util/work_counts.ts";
 import { countWords, plainWords } from "../src/text/words.ts";
 
 const text = (body: string) => plainText(textBlocks(body));
 
-/** The text work counted while `run` ran (src/text/work.ts). */
+/** The text work counted while `run` ran (src/util/work_counts.ts). */
 function workOf(run: () => void): typeof textWork {
   const before = { ...textWork };
   run();

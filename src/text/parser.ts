@@ -1,7 +1,7 @@
 // The one place that calls markdown-it (SPEC 13): its setup, the block parse
 // and the inline parse, each counted in `textWork`.
 import MarkdownIt from "markdown-it";
-import { textWork } from "./work.ts";
+import { textWork } from "../util/work_counts.ts";
 
 // html: JSX and HTML blocks are recognized as blocks (their text is kept,
 // their tags dropped); linkify and typographer off: text stays as written.

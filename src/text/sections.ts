@@ -1,6 +1,6 @@
 import { sha256HexSync } from "../util/sha256.ts";
 import type { TextBlock } from "./blocks.ts";
-import { textWork } from "./work.ts";
+import { textWork } from "../util/work_counts.ts";
 
 /** One section of a body (SPEC 13): what a pipeline embeds, and re-embeds only when its checksum changes. */
 export interface Section {

@@ -5,7 +5,7 @@ import { type BodyBlocks, readBlocks, type TextBlock } from "./blocks.ts";
 import { adoptReferences, countLines, scanChunks, startBody, type Started } from "./chunks.ts";
 import type { InlineToken, MarkdownEnv } from "./parser.ts";
 import { createPreparer, mayPrepare } from "./prepare.ts";
-import { textWork } from "./work.ts";
+import { textWork } from "../util/work_counts.ts";
 
 /** Characters of a segment of a long body that {@link readBlocksPaced} reads in one go, at least. */
 const SEGMENT = 32 * 1024;

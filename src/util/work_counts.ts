@@ -1,13 +1,13 @@
 /**
- * Counts of the work text extraction has done in this process: what the
+ * Counts of the work text extraction (`text/`) has done in this process: what the
  * parser was given and gave back, and the checksums made. Tests bound these
  * (linear in a body's size) instead of timing the work; nothing else reads
  * them. Each is a running total: read one before and after.
  *
  * @example
  * ```ts
- * import { textWork } from "./work.ts";
- * import { textBlocks } from "./blocks.ts";
+ * import { textWork } from "./work_counts.ts";
+ * import { textBlocks } from "../text/blocks.ts";
  * const before = textWork.parsedChars;
  * textBlocks("- a *list*");
  * textWork.parsedChars - before; // 10
