@@ -13,10 +13,33 @@ const blockParser = new MarkdownIt("default", { html: true, linkify: false, typo
 // NUL (it was a regular-expression pass over every body).
 blockParser.core.ruler.disable(["normalize", "inline", "text_join"]);
 
-/** A token of markdown-it's parse (a block token, or an inline one among its children). */
-export type InlineToken = ReturnType<typeof markdown.parseInline>[number];
+/**
+ * A token of markdown-it's parse (a block token, or an inline one among its
+ * children), as the walk reads it. Declared here, not taken from
+ * markdown-it's own types: the package's declarations then name no module
+ * that a project installing it lacks (`@types/markdown-it` is a
+ * development dependency).
+ */
+export interface InlineToken {
+  /** `paragraph_open`, `heading_open`, `inline`, `text`, `fence`… */
+  type: string;
+  /** The HTML tag (`h2`, `p`, `code`…). */
+  tag: string;
+  /** The token's text, or source for a block. */
+  content: string;
+  /** An inline token's children. */
+  children: InlineToken[] | null;
+  /** Its source lines, `[begin, end)`, for a block token. */
+  map: [number, number] | null;
+  /** 1 opening, -1 closing, 0 self-contained. */
+  nesting: number;
+  /** Its nesting level. */
+  level: number;
+  /** A token the renderer would not show (tight list paragraphs). */
+  hidden: boolean;
+}
 /** What a parse collects besides its tokens: the link reference definitions. */
-export type MarkdownEnv = Parameters<typeof markdown.parse>[1];
+export type MarkdownEnv = Record<string, unknown>;
 
 /**
  * Parses prepared source into tokens, its link reference definitions into
@@ -30,7 +53,9 @@ export type MarkdownEnv = Parameters<typeof markdown.parse>[1];
  * ```
  */
 export function parseSource(source: string, eager: boolean, env: MarkdownEnv): InlineToken[] {
-  const tokens = eager ? markdown.parse(source, env) : blockParser.parse(normalized(source), env);
+  const tokens: InlineToken[] = eager
+    ? markdown.parse(source, env)
+    : blockParser.parse(normalized(source), env);
   textWork.parses++;
   textWork.parsedChars += source.length;
   textWork.tokens += tokens.length;
@@ -50,7 +75,12 @@ export function parseSource(source: string, eager: boolean, env: MarkdownEnv): I
  * ```
  */
 export function parseInline(content: string, env: MarkdownEnv, children: InlineToken[]): void {
-  markdown.inline.parse(content, markdown, env, children);
+  markdown.inline.parse(
+    content,
+    markdown,
+    env,
+    children as Parameters<typeof markdown.inline.parse>[3],
+  );
   textWork.inlineChars += content.length;
 }
 
