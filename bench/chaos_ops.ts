@@ -44,13 +44,15 @@ export interface ChaosReport {
 
 /**
  * Runs random operations on the plugin folders under `root` for `ms`
- * milliseconds, one every `pause` ms, seeded. `fifos: false` leaves FIFOs
- * out (a process whose Deno watcher met one cannot end by itself).
+ * milliseconds, one every `pause` ms, seeded; with `operations`, stops
+ * after that many (a test counts operations: a loaded machine makes fewer in
+ * a given time). `fifos: false` leaves FIFOs out (a process whose Deno
+ * watcher met one cannot end by itself).
  */
 export async function runChaos(
   root: string,
   ms: number,
-  options: { seed?: number; pause?: number; fifos?: boolean } = {},
+  options: { seed?: number; pause?: number; fifos?: boolean; operations?: number } = {},
 ): Promise<ChaosReport> {
   const random = mulberry32(options.seed ?? 7);
   const pick = <T>(list: readonly T[]): T | undefined =>
@@ -59,7 +61,8 @@ export async function runChaos(
   const away = `${root}.away`;
   let operations = 0;
   const end = Date.now() + ms;
-  for (let i = 0; Date.now() < end; i++) {
+  const most = options.operations ?? Infinity;
+  for (let i = 0; Date.now() < end && operations < most; i++) {
     const plugin = pick(PLUGINS)!;
     const base = join(root, plugin);
     const paths = await walk(base);

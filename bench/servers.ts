@@ -20,7 +20,7 @@ export function parseArgs(): Map<string, string> {
 
 const bin = (name: string) => join(root, "node_modules/.bin", name);
 const RUNTIMES: Record<string, string[]> = {
-  // As `npm start` runs it: a small young generation suits a heap of long-lived data (README).
+  // As `npm start` runs it: a small young generation suits a heap of long-lived data (docs/performance.md).
   deno: [bin("deno"), "run", "-A", "--v8-flags=--max-semi-space-size=4,--heap-growing-percent=30"],
   bun: [bin("bun")],
   // Node 24 from npm where a package for this platform exists, else the `node` on the PATH.

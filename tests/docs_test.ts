@@ -11,6 +11,9 @@ import { memoryLogger } from "./helpers.ts";
 const FILES = ["README.md", ...readdirSync(join(ROOT, "docs")).map((name) => `docs/${name}`)]
   .filter((path) => path.endsWith(".md"));
 
+/** The README's size limit (issue 25): what it is, the two commands, one request, links into docs/. */
+const README_BUDGET = 20 * 1024;
+
 /** GitHub's anchor of a heading: lowercase, punctuation out, spaces to dashes. */
 const anchorOf = (heading: string) =>
   heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
@@ -26,6 +29,18 @@ describe("the README and docs/", () => {
       const text = readFileSync(join(ROOT, path), "utf8");
       assert.doesNotMatch(text, /shared\//, path);
       assert.doesNotMatch(text, /SPEC\.md/, path);
+    }
+  });
+
+  it("keep the README a front door: under 20 KB, linking every page of docs/", () => {
+    const bytes = readFileSync(join(ROOT, "README.md"));
+    assert.ok(
+      bytes.length < README_BUDGET,
+      `README.md is ${bytes.length} bytes, over ${README_BUDGET}`,
+    );
+    const readme = new TextDecoder().decode(bytes);
+    for (const page of FILES.filter((path) => path.startsWith("docs/"))) {
+      assert.ok(readme.includes(`](${page})`), `README.md does not link to ${page}`);
     }
   });
 

@@ -367,7 +367,7 @@ describe("feed meta and base URL (SPEC 2.1, 6)", () => {
   });
 
   it("routes a request whose prefix a host stripped, and 404s what is no route", async () => {
-    // README decision: hosts such as Hono's app.mount strip the mount path before
+    // SPEC 2.1: hosts such as Hono's app.mount strip the mount path before
     // calling fetch, so a request without the prefix is routed as if it had it.
     const cfg = config(["docs", "api", "sitemap"], "https://example.com/content/");
     await withSite(

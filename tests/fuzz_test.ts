@@ -84,7 +84,7 @@ const FILES = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// An independent model of SPEC 6.1 (plus the README's decisions: an unknown or repeated
+// An independent model of SPEC 6.1 (plus its decisions in docs/spec.md: an unknown or repeated
 // parameter is a 400 even with an empty value).
 
 interface Expectation {

@@ -1,7 +1,19 @@
 // End-to-end tests of GET /{type}/{uri}.json (SPEC 7) over real files in temp folders.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { FEED_KEYS, LONG, md, site, type SiteFiles, type TestSite } from "./helpers.ts";
+import { readFile, stat, utimes } from "node:fs/promises";
+import { join } from "node:path";
+import { countedHandler } from "./counted_handler.ts";
+import {
+  FEED_KEYS,
+  LONG,
+  md,
+  removeSite,
+  site,
+  type SiteFiles,
+  type TestSite,
+  writeSite,
+} from "./helpers.ts";
 
 const CONFIG = `parameters:
   service.content.config:
@@ -55,6 +67,34 @@ const FILES: SiteFiles = {
   "etc/passwd.json": '{"secret":"SECRET-PASSWD"}',
   "docs/passwd.json": '{"secret":"SECRET-DOCS"}',
 };
+
+/** Paths that try to step out of a plugin's folder, or name a file that is no item. */
+const TRAVERSALS = [
+  "/docs/../services.yaml",
+  "/docs/..%2Fservices.yaml",
+  "/docs/..%2Fservices.yaml.json",
+  "/docs/..%2F..%2Fservices.yaml",
+  "/docs/%2e%2e/%2e%2e/etc/passwd.json",
+  "/docs/%2e%2e%2f%2e%2e%2fetc%2fpasswd.json",
+  "/docs/..%2F..%2Fetc%2Fpasswd.json",
+  "/docs/guide/..%2F..%2F..%2Fetc%2Fpasswd.json",
+  "/docs/..%5C..%5Cservices.yaml.json",
+  "/docs/passwd.json",
+  "/etc/passwd.json",
+  "/docs/%00.json",
+  "/docs/guide%00.json",
+];
+
+/**
+ * Whether reading a file moves its access time on this file system (not
+ * under `noatime`): set to 0, older than its modification time, a read
+ * moves it under `relatime` too.
+ */
+async function accessTimesMove(file: string): Promise<boolean> {
+  await utimes(file, 0, (await stat(file)).mtime);
+  await readFile(file);
+  return (await stat(file)).atimeMs !== 0;
+}
 
 /** body, parent and children of every served item, by id. */
 const DETAIL: Record<string, { body: string; parent: string | null; children: string[] }> = {
@@ -121,7 +161,7 @@ async function item(s: TestSite, path: string): Promise<any> {
 }
 
 /** GETs a path and asserts a 404 problem that leaks nothing of the files. */
-async function notFound(s: TestSite, path: string): Promise<void> {
+async function notFound(s: Pick<TestSite, "request">, path: string): Promise<void> {
   const response = await s.request(path);
   assert.ok(response instanceof Response, `${path} gets a Response`);
   const text = await response.text();
@@ -303,28 +343,37 @@ describe("item route (SPEC 7)", () => {
     });
   });
 
-  it("404s path traversal attempts and never reads the files they name", async () => {
-    await withSite(FILES, CONFIG, async (s) => {
-      for (
-        const path of [
-          "/docs/../services.yaml",
-          "/docs/..%2Fservices.yaml",
-          "/docs/..%2Fservices.yaml.json",
-          "/docs/..%2F..%2Fservices.yaml",
-          "/docs/%2e%2e/%2e%2e/etc/passwd.json",
-          "/docs/%2e%2e%2f%2e%2e%2fetc%2fpasswd.json",
-          "/docs/..%2F..%2Fetc%2Fpasswd.json",
-          "/docs/guide/..%2F..%2F..%2Fetc%2Fpasswd.json",
-          "/docs/..%5C..%5Cservices.yaml.json",
-          "/docs/passwd.json",
-          "/etc/passwd.json",
-          "/docs/%00.json",
-          "/docs/guide%00.json",
-        ]
-      ) {
-        await notFound(s, path);
+  it("404s path traversal attempts and never reads the files they name", async (t) => {
+    const root = await writeSite({ ...FILES, "services.yaml": CONFIG });
+    try {
+      const { handle, reads } = await countedHandler(root);
+      const request = async (path: string) =>
+        await handle(new Request(`https://example.com${path}`));
+      // The files they name, outside the index: a read of any of them would move its access time.
+      const named = ["services.yaml", "etc/passwd.json", "docs/passwd.json"].map((p) =>
+        join(root, p)
+      );
+      const watched = await accessTimesMove(join(root, "docs/guide.md"));
+      if (!watched) {
+        t.diagnostic("access times do not move here: reads are counted by the handler only");
       }
-    });
+      for (const file of named) await utimes(file, 0, (await stat(file)).mtime);
+      // The count is live: an item's own route reads its file, once.
+      const guide = await request("/docs/guide.json");
+      assert.equal(guide.status, 200);
+      await guide.arrayBuffer();
+      assert.deepEqual([...reads], [["docs/guide.md", 1]]);
+      reads.clear();
+      for (const path of TRAVERSALS) await notFound({ request }, path);
+      assert.deepEqual([...reads], [], "a traversal read an item's file");
+      if (watched) {
+        for (const file of named) {
+          assert.equal((await stat(file)).atimeMs, 0, `${file} was read`);
+        }
+      }
+    } finally {
+      await removeSite(root);
+    }
   });
 
   it("404s malformed percent-encoding rather than failing", async () => {

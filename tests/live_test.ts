@@ -123,8 +123,10 @@ describe("reloading", () => {
         }
       })();
       const statuses = new Map<number, number>();
-      const end = Date.now() + 1500;
-      while (Date.now() < end) {
+      // Rounds of requests until the index was swapped under them twice and 300 rounds ran
+      // (counted, not timed); the deadline only bounds the wait for the swaps.
+      const deadline = Date.now() + 30_000;
+      for (let round = 0; round < 300 || (indexes.size <= 2 && Date.now() < deadline); round++) {
         const responses = await Promise.all([
           s.request("/api/content.json"),
           s.request("/api/content.json?limit=2&page=2"),

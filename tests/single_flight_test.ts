@@ -4,16 +4,9 @@
 // reads, never in time.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { createContentFilesLoader } from "../src/pipeline/content_files.ts";
-import { createHandler } from "../src/http/handler.ts";
-import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
-import type { Item } from "../src/index/item.ts";
-import { createJournal } from "../src/sync/journal.ts";
-import { loadConfigFile } from "../src/config/load.ts";
-import { readBody, readCheckedBytes } from "../src/source/read_file.ts";
 import { createSingleFlight } from "../src/util/single_flight.ts";
 import { ALL_PLUGINS, LONG, md, removeSite, type SiteFiles, writeSite } from "./helpers.ts";
+import { countedHandler } from "./counted_handler.ts";
 
 /** A promise and the function that settles it. */
 function later<T>() {
@@ -112,35 +105,6 @@ describe("one build per answer (SPEC 9)", () => {
       md({ title: `Page ${i}` }, `# Page ${i}\n\n${LONG}\n\n## Part\n\nMore ${i}.`),
     ]),
   );
-
-  /** A handler over a real site whose file reads are counted, per item file. */
-  async function countedHandler(root: string) {
-    const config = await loadConfigFile(join(root, "services.yaml"));
-    const { files, warnings } = await createContentFilesLoader(config, { keepBody: false }).load();
-    const index = buildIndexFrom(files, indexSettings(config), 0, { warnings });
-    // An in-memory journal that has recorded the index: `since=0` lists every item.
-    const journal = createJournal({ retentionDays: 90, warn: assert.fail }).record(index, 0);
-    const reads = new Map<string, number>();
-    const count = (item: Item) => reads.set(item.file, (reads.get(item.file) ?? 0) + 1);
-    const abs = (item: Item) => `${config.root}/${item.file}`;
-    const handle = createHandler({
-      index: () => index,
-      journal: () => journal,
-      baseUrl: "https://example.com",
-      cors: true,
-      cacheControl: "public, max-age=60",
-      logError: (message) => assert.fail(message),
-      readBody: (item) => {
-        count(item);
-        return readBody(abs(item), item.checksum, config.maxFileSize);
-      },
-      readBytes: (item) => {
-        count(item);
-        return readCheckedBytes(abs(item), item.checksum, config.maxFileSize);
-      },
-    });
-    return { handle, reads, index };
-  }
 
   for (
     const path of [

@@ -4,7 +4,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mulberry32 } from "../bench/site.ts";
-import { parsedBlocks, textBlocks } from "../src/text/blocks.ts";
+import { parsedBlocks, type TextBlock, textBlocks } from "../src/text/blocks.ts";
 import { firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
 import { isSimpleBody, parseSimpleBlocks } from "../src/text/simple_blocks.ts";
 import { summarizeText } from "../src/text/summary.ts";
@@ -437,12 +437,28 @@ describe("the fast path for plain bodies", () => {
   });
 });
 
+/** A block as SPEC 13 shapes it: a known kind, a level only on headings, prose only in paragraphs. */
+function assertWellFormed(block: TextBlock, what: string): void {
+  assert.ok(["heading", "paragraph", "code", "html", "table"].includes(block.kind), what);
+  assert.equal(typeof block.text, "string", what);
+  if (block.kind === "heading") assert.ok(block.level >= 1 && block.level <= 6, what);
+  else assert.equal(block.level, 0, what);
+  if (block.prose) assert.equal(block.kind, "paragraph", what);
+  assert.ok(block.anchor === undefined || block.kind === "heading", what);
+}
+
+/** A block with each NUL as the parser writes it (U+FFFD, as CommonMark asks). */
+function nulAsParsed(block: TextBlock): TextBlock {
+  if (!block.text.includes("\u0000")) return block;
+  return { ...block, text: block.text.replaceAll("\u0000", "\uFFFD") };
+}
+
 describe("no body can crash or stall the extraction (fuzz)", () => {
   // Work is counted, not timed (a loaded CI machine makes any time budget flaky): what the
   // parser is given and gives back stays within a constant of the body's size, and a run ten
   // times as long costs about ten times as much. Regular expressions' own steps are not
   // counted; bench/text_shapes.ts times long runs of each fragment for those.
-  it("returns for 2,000 random fragments of Markdown, HTML and MDX, with work linear in their size", () => {
+  it("gives the whole parse's blocks for 2,000 random fragments of Markdown, HTML and MDX, with work linear in their size", () => {
     const random = mulberry32(29);
     const pieces = [
       "# ",
@@ -516,7 +532,8 @@ describe("no body can crash or stall the extraction (fuzz)", () => {
       const length = Math.floor(random() * 400);
       for (let p = 0; p < length; p++) body += pieces[Math.floor(random() * pieces.length)];
       if (i % 100 === 0) body = pieces[Math.floor(random() * pieces.length)].repeat(5000); // deep or long runs
-      const work = workOf(() => assert.ok(Array.isArray(textBlocks(body))));
+      let blocks: TextBlock[] = [];
+      const work = workOf(() => blocks = textBlocks(body));
       const size = Math.max(body.length, 64);
       const what = `${JSON.stringify(work)} for ${body.length}: ${
         JSON.stringify(body.slice(0, 80))
@@ -526,6 +543,11 @@ describe("no body can crash or stall the extraction (fuzz)", () => {
       assert.ok(work.parsedChars <= 3 * size, what);
       assert.ok(work.inlineChars <= size, what);
       assert.ok(work.tokens <= 4 * size, what);
+      // What it returns is well formed, and what the whole parse gives, but for a NUL: a plain
+      // run keeps it where the parser writes U+FFFD (no file with one reaches the text layer:
+      // the source leaves it out as binary).
+      for (const block of blocks) assertWellFormed(block, what);
+      assert.deepEqual(blocks.map(nulAsParsed), parsedBlocks(body, { eager: true }), what);
     }
     // Runs of each fragment, 500 and 5,000 long: ten times the work at most, with some slack.
     for (const piece of pieces) {
