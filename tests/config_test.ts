@@ -84,6 +84,10 @@ plugins:
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/academy",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         },
         {
           name: "blog",
@@ -93,6 +97,10 @@ plugins:
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/blog",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         },
         {
           name: "docs",
@@ -102,6 +110,10 @@ plugins:
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/docs",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         },
         {
           name: "faq",
@@ -111,6 +123,10 @@ plugins:
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/faq",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         },
         {
           name: "pages",
@@ -120,6 +136,10 @@ plugins:
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/pages",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         },
       ],
       api: true,
@@ -132,6 +152,10 @@ plugins:
       description: undefined,
       state: "/site/content/.content-feed",
       retention: 90,
+      siteUrl: undefined,
+      site: "/site/content",
+      locales: [],
+      authorsFile: undefined,
     };
     assert.deepEqual(parseConfig(text, FILE), expected);
   });
@@ -150,6 +174,10 @@ plugins:
         orphans: "keep",
         permalink: undefined,
         authors: undefined,
+        route: "/docs",
+        generator: "plain",
+        variants: undefined,
+        cleanUrls: false,
       }],
       api: false,
       sitemap: false,
@@ -161,6 +189,10 @@ plugins:
       description: undefined,
       state: "/site/content/.content-feed",
       retention: 90,
+      siteUrl: undefined,
+      site: "/site/content",
+      locales: [],
+      authorsFile: undefined,
     });
   });
 
@@ -222,6 +254,10 @@ plugins:
       orphans: "keep",
       permalink: undefined,
       authors: undefined,
+      route: "/pages",
+      generator: "plain",
+      variants: undefined,
+      cleanUrls: false,
     }]);
   });
 
@@ -399,6 +435,10 @@ describe("validateConfig", () => {
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/blog",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         }],
         api: true,
         sitemap: false,
@@ -410,6 +450,10 @@ describe("validateConfig", () => {
         description: undefined,
         state: "/site/content/.content-feed",
         retention: 90,
+        siteUrl: undefined,
+        site: "/site/content",
+        locales: [],
+        authorsFile: undefined,
       },
     );
   });
@@ -461,6 +505,10 @@ describe("loadConfigFile", () => {
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/docs",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         }],
         api: true,
         sitemap: false,
@@ -472,6 +520,10 @@ describe("loadConfigFile", () => {
         description: undefined,
         state: join(file, "..", ".content-feed"),
         retention: 90,
+        siteUrl: undefined,
+        site: join(file, "..", "content"),
+        locales: [],
+        authorsFile: undefined,
       });
     });
   });
@@ -538,6 +590,10 @@ describe("loadConfigObject", () => {
           orphans: "keep",
           permalink: undefined,
           authors: undefined,
+          route: "/faq",
+          generator: "plain",
+          variants: undefined,
+          cleanUrls: false,
         }],
         api: true,
         sitemap: false,
@@ -549,6 +605,10 @@ describe("loadConfigObject", () => {
         description: undefined,
         state: join(dir, ".content-feed"),
         retention: 90,
+        siteUrl: undefined,
+        site: dir,
+        locales: [],
+        authorsFile: undefined,
       });
     } finally {
       await rm(dir, { recursive: true, force: true });

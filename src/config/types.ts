@@ -1,6 +1,29 @@
 // The shape of a validated service configuration (SPEC 2) and its error:
 // what every layer above reads of the config.
 
+/** The generators whose routing rules the feed knows (SPEC 16.1); `plain` is SPEC 4's own. */
+export type GeneratorName =
+  | "plain"
+  | "docusaurus"
+  | "hugo"
+  | "vitepress"
+  | "starlight"
+  | "jekyll"
+  | "eleventy"
+  | "mkdocs";
+
+/** A folder that holds another locale or version of a plugin's pages (SPEC 16.3 `variants`). */
+export interface VariantConfig {
+  /** The folder, relative to the content root. */
+  readonly path: string;
+  /** Where the site publishes it (default: the plugin's route, prefixed by its locale). */
+  readonly route?: string;
+  /** Its locale, one of `locales`. */
+  readonly lang?: string;
+  /** Its version's name. */
+  readonly version?: string;
+}
+
 /** One enabled content plugin, with its options resolved. */
 export interface ContentPluginConfig {
   /** The plugin's name (and `type`). */
@@ -19,6 +42,14 @@ export interface ContentPluginConfig {
   readonly authors: string | undefined;
   /** The authors file read: each author key and the name it stands for (set when it is loaded). */
   readonly authorNames?: ReadonlyMap<string, string>;
+  /** Where the site publishes the plugin's folder (SPEC 16.1 `route`): `/<type>` by default. */
+  readonly route: string;
+  /** Whose routing, partials and front-matter rules lay its files out (SPEC 16.1). */
+  readonly generator: GeneratorName;
+  /** The folders of its other locales and versions; `undefined`: found from the generator. */
+  readonly variants: readonly VariantConfig[] | undefined;
+  /** VitePress: pages without `.html` (`clean_urls: true`). */
+  readonly cleanUrls: boolean;
 }
 
 /** A validated `service.content.config`. */
@@ -56,6 +87,14 @@ export interface ContentConfig {
   readonly state: string;
   /** Days a deletion stays in the journal (`retention`, default 90). */
   readonly retention: number;
+  /** Where the site publishes its pages (`site_url`, SPEC 16.1); `undefined`: the base URL. */
+  readonly siteUrl: string | undefined;
+  /** Absolute folder of the generator's data config files (`site`): default the content root. */
+  readonly site: string;
+  /** The site's locales, the default first (`locales`); none: no `lang`. */
+  readonly locales: readonly string[];
+  /** A site-wide authors file (`authors`), absolute; a plugin's own `authors` comes first. */
+  readonly authorsFile: string | undefined;
 }
 
 /** `max_file_size` when the config sets none: 10 MB. */

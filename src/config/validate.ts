@@ -7,6 +7,7 @@ import { resolvePath } from "../util/path.ts";
 import { quoteValue } from "../util/quote.ts";
 import { parseSize } from "../util/size.ts";
 import { isHttpUrl } from "./base_url.ts";
+import { generatorOf, localesOf, routeOf, siteUrlOf, variantsOf } from "./fidelity.ts";
 import {
   CONFIG_KEY,
   ConfigError,
@@ -25,10 +26,26 @@ const TOP_KEYS = new Set([
   "description",
   "state",
   "retention",
+  "site_url",
+  "generator",
+  "site",
+  "locales",
+  "authors",
 ]);
-const PLUGIN_KEYS = new Set(["path", "include", "exclude", "orphans", "permalink", "authors"]);
-/** The placeholders a `permalink` pattern may hold (SPEC 4 `url`). */
-const PERMALINK_PLACEHOLDERS = new Set(["type", "uri", "slug", "yyyy", "mm", "dd"]);
+const PLUGIN_KEYS = new Set([
+  "path",
+  "include",
+  "exclude",
+  "orphans",
+  "permalink",
+  "authors",
+  "route",
+  "generator",
+  "variants",
+  "clean_urls",
+]);
+/** The placeholders a `permalink` pattern may hold (SPEC 4 `url`, SPEC 16.2 `{path}`, `{name}`). */
+const PERMALINK_PLACEHOLDERS = new Set(["type", "uri", "slug", "yyyy", "mm", "dd", "path", "name"]);
 
 /**
  * Validates a `service.content.config` value given as an object (as in YAML),
@@ -91,6 +108,19 @@ export function validateConfig(
   if (typeof retention !== "number" || !(retention > 0) || !Number.isFinite(retention)) {
     fail("retention", "a positive number of days", retention);
   }
+  const siteUrl = siteUrlOf(config.site_url, fail);
+  const generator = config.generator == null
+    ? "plain"
+    : generatorOf(config.generator, "generator", fail);
+  const locales = localesOf(config.locales, fail);
+  const site = config.site;
+  if (site != null && (typeof site !== "string" || site === "")) {
+    fail("site", "a folder path string", site);
+  }
+  const authorsFile = config.authors;
+  if (authorsFile != null && (typeof authorsFile !== "string" || authorsFile === "")) {
+    fail("authors", "the path of an authors YAML file", authorsFile);
+  }
   const plugins = config.plugins;
   if (!isMap(plugins)) fail("plugins", "a map of plugin names", plugins);
   const enabled: ContentPluginConfig[] = [];
@@ -147,7 +177,15 @@ export function validateConfig(
     if (authors != null && (typeof authors !== "string" || authors === "")) {
       fail(`${key}.authors`, "the path of an authors YAML file", authors);
     }
+    const cleanUrls = opts.clean_urls ?? false;
+    if (typeof cleanUrls !== "boolean") fail(`${key}.clean_urls`, "true or false", cleanUrls);
     enabled.push({
+      route: routeOf(opts.route, `${key}.route`, name, fail),
+      generator: opts.generator == null
+        ? generator
+        : generatorOf(opts.generator, `${key}.generator`, fail),
+      variants: variantsOf(opts.variants, `${key}.variants`, locales, fail),
+      cleanUrls: cleanUrls as boolean,
       name: name as ContentPluginName,
       path: resolvePath("/", folder as string).slice(1),
       include: globs("include"),
@@ -175,6 +213,12 @@ export function validateConfig(
       ? resolvePath(resolvePath(baseDir, path as string), ".content-feed")
       : resolvePath(baseDir, ".content-feed"),
     retention: retention as number,
+    siteUrl,
+    site: site != null
+      ? resolvePath(baseDir, site as string)
+      : resolvePath(baseDir, path as string),
+    locales,
+    authorsFile: authorsFile != null ? resolvePath(baseDir, authorsFile as string) : undefined,
   };
 }
 
