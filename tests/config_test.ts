@@ -78,6 +78,7 @@ plugins:
       plugins: [
         {
           name: "academy",
+          type: "academy",
           path: "academy",
           include: undefined,
           exclude: [],
@@ -91,6 +92,7 @@ plugins:
         },
         {
           name: "blog",
+          type: "blog",
           path: "blog",
           include: undefined,
           exclude: [],
@@ -104,6 +106,7 @@ plugins:
         },
         {
           name: "docs",
+          type: "docs",
           path: "docs",
           include: undefined,
           exclude: ["drafts/**"],
@@ -117,6 +120,7 @@ plugins:
         },
         {
           name: "faq",
+          type: "faq",
           path: "faq",
           include: undefined,
           exclude: [],
@@ -130,6 +134,7 @@ plugins:
         },
         {
           name: "pages",
+          type: "pages",
           path: "pages",
           include: undefined,
           exclude: [],
@@ -168,6 +173,7 @@ plugins:
       root: "/site/content",
       plugins: [{
         name: "docs",
+        type: "docs",
         path: "docs",
         include: undefined,
         exclude: [],
@@ -248,6 +254,7 @@ plugins:
     );
     assert.deepEqual(config.plugins, [{
       name: "pages",
+      type: "pages",
       path: "pages",
       include: [".md", "**/*.html"],
       exclude: ["drafts/**", "*.tmp.md"],
@@ -429,6 +436,7 @@ describe("validateConfig", () => {
         root: "/site/content",
         plugins: [{
           name: "blog",
+          type: "blog",
           path: "blog",
           include: undefined,
           exclude: [],
@@ -499,6 +507,7 @@ describe("loadConfigFile", () => {
         root: join(file, "..", "content"),
         plugins: [{
           name: "docs",
+          type: "docs",
           path: "docs",
           include: undefined,
           exclude: [],
@@ -584,6 +593,7 @@ describe("loadConfigObject", () => {
         root: dir,
         plugins: [{
           name: "faq",
+          type: "faq",
           path: "faq",
           include: undefined,
           exclude: [],

@@ -6,7 +6,7 @@ import { LONG, md, site, type TestSite } from "./helpers.ts";
 import { FEED_PARAMETERS } from "../src/routes/query.ts";
 
 /** SPEC 6.2's names, written out here: the model does not take them from the code it checks. */
-const OPT_IN = ["url", "body", "text", "sections"];
+const OPT_IN = ["url", "body", "text", "sections", "lang", "version", "variant_of"];
 const ITEM_FIELD_NAMES = [
   "id",
   "checksum",
@@ -26,7 +26,13 @@ const ITEM_FIELD_NAMES = [
 ];
 const SORTS = ["feed", "date", "-date", "last_update", "-last_update", "title"];
 /** What `since` combines with (SPEC 12). */
-const WITH_SINCE = ["since", "type", "category", "include", "fields", "limit"];
+const WITH_SINCE = ["since", "type", "category", "lang", "version", "include", "fields", "limit"];
+/**
+ * The site's locales and versions (SPEC 16.3): none, so every `lang` and
+ * `version` is a 400 here, and a near-valid query never names them.
+ */
+const LANGS: readonly string[] = [];
+const VERSIONS: readonly string[] = [];
 
 const ORIGIN = "http://localhost:8000";
 const PROBLEM = "application/problem+json";
@@ -111,6 +117,8 @@ function expectFor(params: URLSearchParams): Expectation {
   };
   check("type", (v) => TYPES.includes(v));
   check("category", (v) => CATEGORIES.includes(v));
+  check("lang", (v) => LANGS.includes(v));
+  check("version", (v) => VERSIONS.includes(v));
   check("search", (v) => [...v].length <= 200);
   check("year", (v) => /^[0-9]{4}$/.test(v));
   check("month", (v) => /^(0?[1-9]|1[0-2])$/.test(v));
@@ -322,7 +330,8 @@ function chaosQuery(r: Random): string {
 function nearValidQuery(r: Random): string {
   const chosen = new Set<string>();
   const wanted = r.int(1, 4);
-  while (chosen.size < wanted) chosen.add(r.pick(KNOWN));
+  const valued = KNOWN.filter((name) => !["lang", "version"].includes(name));
+  while (chosen.size < wanted) chosen.add(r.pick(valued));
   if (chosen.has("month")) chosen.add("year");
   if (chosen.has("page")) chosen.add("limit");
   const pieces = [...chosen].map((name) => [name, validValue(r, name)]);

@@ -72,6 +72,9 @@ describe("an item's change key (SPEC 12: what counts as a change)", () => {
     searchable: true,
     eligible: true,
     file: "docs/a.md",
+    lang: null,
+    version: null,
+    variant_of: null,
   };
 
   it("changes with every field of the feed item, and not with a tag's count", () => {
@@ -100,6 +103,12 @@ describe("an item's change key (SPEC 12: what counts as a change)", () => {
       { time: 2 },
       // Fields that run together alike as text: their lengths tell them apart.
       { title: "", description: "AAbout a." },
+      // SPEC 16.3's fields, each apart from the others when set.
+      { lang: "fr" },
+      { version: "fr" },
+      { variant_of: "fr" },
+      { lang: "fr", version: "2.0" },
+      { version: "2.0", variant_of: "docs_doc_a" },
     ];
     const keys = new Set([key]);
     for (const change of changes) {

@@ -24,10 +24,16 @@ export interface VariantConfig {
   readonly version?: string;
 }
 
-/** One enabled content plugin, with its options resolved. */
+/**
+ * One enabled content plugin, with its options resolved; or, once the
+ * variants are found (SPEC 16.3), one folder of it: a variant has a name of
+ * its own and the plugin in `type`.
+ */
 export interface ContentPluginConfig {
-  /** The plugin's name (and `type`). */
-  readonly name: "academy" | "blog" | "docs" | "faq" | "pages";
+  /** The plugin's name (and `type`); a variant's own name (`docs:fr`). */
+  readonly name: string;
+  /** The plugin: its `type`, its categories (SPEC 3). */
+  readonly type: "academy" | "blog" | "docs" | "faq" | "pages";
   /** Folder of the plugin's files, relative to the content root, `/`-separated. */
   readonly path: string;
   /** Include globs relative to `path`; `undefined` means the plugin's defaults. */
@@ -50,6 +56,14 @@ export interface ContentPluginConfig {
   readonly variants: readonly VariantConfig[] | undefined;
   /** VitePress: pages without `.html` (`clean_urls: true`). */
   readonly cleanUrls: boolean;
+  /** A variant's locale (SPEC 16.3). */
+  readonly lang?: string;
+  /** A variant's version (SPEC 16.3). */
+  readonly version?: string;
+  /** What the `uri` of a variant's items starts with (`fr`, `1-0`, `fr/current`). */
+  readonly uriPrefix?: string;
+  /** Whether it is another variant than the plugin's default one. */
+  readonly variant?: boolean;
 }
 
 /** A validated `service.content.config`. */

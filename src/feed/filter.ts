@@ -23,6 +23,10 @@ export interface Filters {
   readonly type?: string;
   /** A category of an enabled plugin. */
   readonly category?: string;
+  /** A locale of the site (SPEC 16.3). */
+  readonly lang?: string;
+  /** A version of the site (SPEC 16.3). */
+  readonly version?: string;
   /** Slug of the tag. */
   readonly tag?: string;
   /** Slug of the author. */
@@ -91,10 +95,13 @@ export function filterItems(
     if (list.length < candidates.length) candidates = list;
   }
   const month = filters.month === undefined ? undefined : String(filters.month).padStart(2, "0");
-  const { type, category, tag, author, year, searchable, search, updatedSince } = filters;
+  const { type, category, lang, version, tag, author, year, searchable, search, updatedSince } =
+    filters;
   const checks: ((item: Item) => boolean)[] = [];
   if (type !== undefined) checks.push((item) => item.type === type);
   if (category !== undefined) checks.push((item) => item.category === category);
+  if (lang !== undefined) checks.push((item) => item.lang === lang);
+  if (version !== undefined) checks.push((item) => item.version === version);
   if (tag !== undefined) checks.push((item) => item.tags.some((t) => t.slug === tag));
   if (author !== undefined) checks.push((item) => item.authors.some((a) => a.slug === author));
   if (year !== undefined) checks.push((item) => item.date.startsWith(year));

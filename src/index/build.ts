@@ -7,7 +7,8 @@ import type { Item, Tag } from "./item.ts";
 import { withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
 import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
-import type { IndexSettings } from "./settings.ts";
+import { type IndexSettings, pluginOf } from "./settings.ts";
+import { duplicateUrls, vocabularyOf } from "./vocabulary.ts";
 
 // The settings live beside the index; they are named here too, where the index is.
 export { type IndexSettings, indexSettings, type PluginSettings } from "./settings.ts";
@@ -48,6 +49,10 @@ export interface Index {
   readonly types: readonly string[];
   /** The categories of the enabled plugins. */
   readonly categories: readonly string[];
+  /** The locales of the site's items (SPEC 16.3), the default first; none where it has none. */
+  readonly langs: readonly string[];
+  /** The versions of the site's items (SPEC 16.3); none where it has none. */
+  readonly versions: readonly string[];
   /** Feed items by filter value, each list in feed order. */
   readonly lists: {
     readonly type: ReadonlyMap<string, readonly Item[]>;
@@ -169,14 +174,15 @@ export function buildIndexFrom(
   const served: Placed[] = [];
   const counts: { plugin: string; items: number; feed: number }[] = [];
   const trees = new Map<string, PluginTree>();
-  for (const { name, path, orphans } of settings.plugins) {
-    const plugin = PLUGINS[name as keyof typeof PLUGINS];
+  for (const settingsOf of settings.plugins) {
+    const { name, path, orphans } = settingsOf;
+    const plugin = PLUGINS[pluginOf(settingsOf)];
     const pluginFiles = byPlugin.get(name) ?? [];
     const last = previous?.trees.get(name);
     const tree = last && last.prefix === path && last.orphans === (orphans ?? "keep") &&
-        sameList(last.files, pluginFiles)
+        last.uriPrefix === settingsOf.uriPrefix && sameList(last.files, pluginFiles)
       ? last
-      : pluginTree(pluginFiles, plugin, path, orphans);
+      : pluginTree(pluginFiles, plugin, path, orphans, settingsOf);
     trees.set(name, tree);
     warnings.push(...tree.warnings);
     const before = served.length;
@@ -210,7 +216,7 @@ export function buildIndexFrom(
     year: new Map<string, Item[]>(),
   };
   const countOf = new Map(counts.map((c) => [c.plugin, c]));
-  const permalinks = new Map(settings.plugins.map((p) => [p.name, p.permalink]));
+  const pluginSettings = new Map(settings.plugins.map((p) => [p.name, p]));
   for (const d of served) {
     const parent = d.parent ? d.parent.id : null;
     // An item whose inputs did not change keeps its object (`file` fixes the derived fields).
@@ -220,7 +226,14 @@ export function buildIndexFrom(
         sameList(old.children, d.childIds) &&
         old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0))
       ? old
-      : newItem(d, parent, tagCounts, tagObjects, permalinks.get(d.plugin.type));
+      : newItem(
+        d,
+        parent,
+        tagCounts,
+        tagObjects,
+        pluginSettings.get(d.node.file.plugin)!,
+        settings.siteUrl,
+      );
     built.set(d.node.file, item);
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);
@@ -234,10 +247,8 @@ export function buildIndexFrom(
     for (const author of item.authors) add(lists.author, author.slug, item);
     add(lists.year, item.date.slice(0, 4), item);
   }
-  const types = settings.plugins.map((p) => PLUGINS[p.name as keyof typeof PLUGINS].type);
-  const categories = [
-    ...new Set(settings.plugins.flatMap((p) => PLUGINS[p.name as keyof typeof PLUGINS].categories)),
-  ];
+  warnings.push(...duplicateUrls(items));
+  const { types, categories, langs, versions } = vocabularyOf(settings);
   return withLookups({
     settings,
     builtAt,
@@ -248,6 +259,8 @@ export function buildIndexFrom(
     byPath,
     types,
     categories,
+    langs,
+    versions,
     lists,
     counts,
     warnings,

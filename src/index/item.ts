@@ -64,4 +64,14 @@ export interface Item {
   readonly eligible: boolean;
   /** The source file, relative to the content root. */
   readonly file: string;
+  /** Its locale, a BCP 47 tag from `locales` (SPEC 16.3); `null` where the site has none. */
+  readonly lang: string | null;
+  /** Its version's name (SPEC 16.3); `null` where the site has none. */
+  readonly version: string | null;
+  /**
+   * The id the same page has, or would have, in the default variant (the
+   * default locale, the version published at the plugin's route); `null`
+   * for an item of the default variant (SPEC 16.3).
+   */
+  readonly variant_of: string | null;
 }

@@ -57,8 +57,15 @@ export type SeedField =
   | "date"
   | "last_update"
   | "time";
-/** An opt-in field (SPEC 6.2): the table's entries of kind `opt-in`. */
-export type IncludeField = "url" | "body" | "text" | "sections";
+/** An opt-in field (SPEC 6.2, 16.3): the table's entries of kind `opt-in`. */
+export type IncludeField =
+  | "url"
+  | "body"
+  | "text"
+  | "sections"
+  | "lang"
+  | "version"
+  | "variant_of";
 /** A field of a feed item. */
 export type ItemField = SeedField | IncludeField;
 /** Any field of the table: a feed item's, or one only the item's JSON form holds (SPEC 7). */
@@ -110,6 +117,30 @@ function text(name: SeedField & keyof Item, schema: FieldSpec["schema"]): FieldS
     json: (item) => q(item[name]),
     schema,
     key: (mix, item) => mix.text(item[name] as string),
+  };
+}
+
+/**
+ * A field of SPEC 16.3 (`lang`, `version`, `variant_of`): in the change key
+ * only when set, after a code of its own, so a site without locales or
+ * versions keeps every key it had.
+ */
+function variantField(
+  name: "lang" | "version" | "variant_of",
+  code: number,
+  schema: Record<string, unknown>,
+): FieldSpec<AnyField> {
+  return {
+    name,
+    kind: "opt-in",
+    json: (item) => q(item[name]),
+    schema: () => schema,
+    key: (mix, item) => {
+      const value = item[name];
+      if (value === null) return;
+      mix.list(code, 0);
+      mix.text(value);
+    },
   };
 }
 
@@ -233,6 +264,18 @@ export const FIELD_TABLE: readonly FieldSpec<AnyField>[] = [
       items: { $ref: "#/components/schemas/Section" },
     }),
   },
+  variantField("lang", 0x4_0000, {
+    type: ["string", "null"],
+    description: "the item's locale (BCP 47), null where the site has none",
+  }),
+  variantField("version", 0x5_0000, {
+    type: ["string", "null"],
+    description: "the item's version, null where the site has none",
+  }),
+  variantField("variant_of", 0x6_0000, {
+    type: ["string", "null"],
+    description: "the id of the same page in the default locale and version; null for that one",
+  }),
   {
     name: "parent",
     kind: "form",

@@ -2,19 +2,21 @@ import type { FileFields } from "../fields/derive.ts";
 import { categoryAt } from "../plugins.ts";
 import type { Item, Tag } from "./item.ts";
 import type { Placed } from "./plugin_tree.ts";
+import type { PluginSettings } from "./settings.ts";
 
 /**
  * The item of a placed file (SPEC 4): its fields, its place in the tree,
  * its tags with their counts in the feed (one tag object per name and slug
  * in a build, shared through `tagObjects`).
  *
- * @param permalink the plugin's `url` pattern, if it has one
+ * @param plugin the settings of the plugin (or of its variant) the item is of
+ * @param siteUrl where the site publishes its pages (`site_url`), if set
  *
  * @example
  * ```ts
  * import { newItem } from "./new_item.ts";
  * declare const placed: import("./plugin_tree.ts").Placed;
- * const item = newItem(placed, null, new Map(), new Map(), undefined);
+ * const item = newItem(placed, null, new Map(), new Map(), { name: "docs", path: "docs" });
  * ```
  */
 export function newItem(
@@ -22,7 +24,8 @@ export function newItem(
   parent: string | null,
   tagCounts: ReadonlyMap<string, number>,
   tagObjects: Map<string, Tag>,
-  permalink: string | undefined,
+  plugin: PluginSettings,
+  siteUrl?: string,
 ): Item {
   const f = d.fields;
   // One tag object per name and slug in a build, shared by the items that carry it.
@@ -41,7 +44,7 @@ export function newItem(
     type: d.plugin.type,
     category: categoryAt(d.plugin, d.node.depth),
     uri: d.uri,
-    url: f.permalink ?? (permalink ? fillPermalink(permalink, d, f) : `/${d.plugin.type}/${d.uri}`),
+    url: pageUrl(d, f, plugin, siteUrl),
     image: f.image,
     title: f.title,
     description: f.description,
@@ -57,10 +60,29 @@ export function newItem(
     searchable: f.searchable,
     eligible: d.eligible,
     file: d.file,
+    lang: plugin.lang ?? null,
+    version: plugin.version ?? null,
+    variant_of: d.variantOf,
   };
 }
 
-/** A plugin's `permalink` pattern filled in for an item (SPEC 4 `url`). */
+/**
+ * An item's page on the site (SPEC 4 `url`, SPEC 16.2): its front matter's
+ * `permalink`, else the plugin's pattern, else the plugin's `route` and the
+ * item's `uri` within its variant; a root-relative one on `site_url` when
+ * the site has one (else made absolute with the base URL when rendered).
+ */
+function pageUrl(d: Placed, f: FileFields, plugin: PluginSettings, siteUrl?: string): string {
+  const url = f.permalink ??
+    (plugin.permalink
+      ? fillPermalink(plugin.permalink, d, f)
+      : `${plugin.route ?? `/${d.plugin.type}`}/${d.own}`.replace(/^\/\//, "/"));
+  return siteUrl !== undefined && url.startsWith("/") && !url.startsWith("//")
+    ? siteUrl + url
+    : url;
+}
+
+/** A plugin's `permalink` pattern filled in for an item (SPEC 4 `url`, SPEC 16.2). */
 function fillPermalink(pattern: string, d: Placed, f: FileFields): string {
   const [yyyy, mm, dd] = f.date.split("-");
   const values: Record<string, string> = {
@@ -70,6 +92,10 @@ function fillPermalink(pattern: string, d: Placed, f: FileFields): string {
     yyyy,
     mm,
     dd,
+    // The file's path under its folder as written, without its extension, `index` folded.
+    path: d.node.file.path.replace(/\.[^./]*$/, "").replace(/(?:^|\/)index$/, ""),
+    // The slug without a `YYYY-MM-DD-` prefix.
+    name: f.slug.replace(/^\d{4}-\d{2}-\d{2}-/, ""),
   };
   return pattern.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
 }

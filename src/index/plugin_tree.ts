@@ -17,6 +17,8 @@ export interface PluginTree {
   readonly prefix: string;
   /** How folders without an own file were placed. */
   readonly orphans: "keep" | "skip";
+  /** What its items' `uri` starts with (a variant's prefix, SPEC 16.3). */
+  readonly uriPrefix: string | undefined;
   /** The top-level served items, each with its served children, siblings in order. */
   readonly roots: readonly Placed[];
   /** What placing the files and deriving their fields found wrong. */
@@ -62,12 +64,16 @@ export interface Placed {
   fields: FileFields;
   plugin: PluginDeclaration;
   uri: string;
+  /** Its `uri` within its variant: without the variant's prefix (the page's path in every variant). */
+  own: string;
   draft: boolean;
   time: number;
   parent: Placed | undefined;
   children: Placed[];
   /** The children's ids, once they are sorted. */
   childIds: readonly string[];
+  /** The id the same page has, or would have, in the plugin's default variant (SPEC 16.3). */
+  variantOf: string | null;
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);
@@ -103,6 +109,7 @@ export function pluginTree(
   plugin: PluginDeclaration,
   prefix: string,
   orphans: "keep" | "skip" = "keep",
+  variant: { readonly uriPrefix?: string; readonly variant?: boolean } = {},
 ): PluginTree {
   const warnings: Warning[] = [];
   const hidings: Hiding[] = [];
@@ -148,7 +155,9 @@ export function pluginTree(
       return slugify(name) || `folder-${shortHash(folder)}`;
     });
     const path = [...segments, fields.slug].join("/");
-    const uri = parent ? `${parent.uri}/${path}` : path;
+    // A variant's items (SPEC 16.3) start with its prefix: ids stay unique across variants.
+    const own = parent ? `${parent.own}/${path}` : path;
+    const uri = variant.uriPrefix ? `${variant.uriPrefix}/${own}` : own;
     const isDraft = fields.draft || (parent?.draft ?? false);
     const clash = uris.get(uri);
     // A non-draft wins over a draft, else the first in path order (SPEC 3):
@@ -175,8 +184,11 @@ export function pluginTree(
       // The draft it displaces was hidden for a draft; it is left out for the clash now.
       Object.assign(hidden.get(clash.node.key)!, { reason: "duplicate uri", under: undefined });
     }
+    const category = categoryAt(plugin, node.depth);
     const draft: Placed = {
-      id: `${plugin.type}_${categoryAt(plugin, node.depth)}_${uri.replaceAll("/", "_")}`,
+      id: `${plugin.type}_${category}_${uri.replaceAll("/", "_")}`,
+      own,
+      variantOf: variant.variant ? `${plugin.type}_${category}_${own.replaceAll("/", "_")}` : null,
       file,
       eligible: fields.hasBody && fields.indexable,
       node,
@@ -220,7 +232,15 @@ export function pluginTree(
     }
   };
   sortAndSum(roots);
-  return { files, prefix, orphans, roots, warnings, excluded: resolveHidings(hidings, hidden) };
+  return {
+    files,
+    prefix,
+    orphans,
+    uriPrefix: variant.uriPrefix,
+    roots,
+    warnings,
+    excluded: resolveHidings(hidings, hidden),
+  };
 }
 
 /**

@@ -10,20 +10,57 @@ export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitem
   readonly mcp?: boolean;
   /** The site's description (`llms.txt`, the JSON Feed). */
   readonly description?: string;
-  /** Enabled content plugins, in config order, with their folders and layout options. */
+  /** Where the site publishes its pages (`site_url`, SPEC 16.1); absent: the base URL. */
+  readonly siteUrl?: string;
+  /**
+   * Enabled content plugins, in config order, with their folders and layout
+   * options; a plugin with other locales or versions (SPEC 16.3) is one entry
+   * per folder, its default variant first.
+   */
   readonly plugins: readonly PluginSettings[];
 };
 
-/** What the index keeps of one content plugin's configuration. */
+/** What the index keeps of one content plugin's configuration (or of one of its variants). */
 export interface PluginSettings {
-  /** The plugin's name. */
+  /**
+   * The plugin's name; for a folder of another locale or version (SPEC
+   * 16.3), a name of its own (`docs:fr`), and the plugin's in `type`.
+   */
   readonly name: string;
+  /** The plugin this folder belongs to, where `name` is a variant's (absent: `name`). */
+  readonly type?: "academy" | "blog" | "docs" | "faq" | "pages";
   /** Its folder, relative to the content root. */
   readonly path: string;
   /** A folder without an own file: a path segment (`keep`, the default), or left out (`skip`). */
   readonly orphans?: "keep" | "skip";
   /** The plugin's `url` pattern (SPEC 4). */
   readonly permalink?: string;
+  /** Where the site publishes this folder (SPEC 16.1 `route`); absent: `/<type>`. */
+  readonly route?: string;
+  /** The locale of its pages (SPEC 16.3). */
+  readonly lang?: string;
+  /** The version of its pages (SPEC 16.3). */
+  readonly version?: string;
+  /**
+   * What the `uri` of its items starts with (a variant's `fr`, `1-0`,
+   * `fr/current`): ids stay unique across variants; absent: nothing.
+   */
+  readonly uriPrefix?: string;
+  /** Whether it is another variant than the default one (its items have a `variant_of`). */
+  readonly variant?: boolean;
+}
+
+/**
+ * The plugin a settings entry belongs to: its own name, or a variant's `type`.
+ *
+ * @example
+ * ```ts
+ * import { pluginOf } from "./settings.ts";
+ * pluginOf({ name: "docs:fr", type: "docs", path: "i18n/fr/docs" }); // "docs"
+ * ```
+ */
+export function pluginOf(settings: PluginSettings): "academy" | "blog" | "docs" | "faq" | "pages" {
+  return settings.type ?? (settings.name as "academy" | "blog" | "docs" | "faq" | "pages");
 }
 
 /**
@@ -48,11 +85,18 @@ export function indexSettings(config: ContentConfig): IndexSettings {
     ...(feed ? { feed } : {}),
     ...(mcp ? { mcp } : {}),
     ...(description !== undefined ? { description } : {}),
-    plugins: config.plugins.map(({ name, path, orphans, permalink }) => ({
-      name,
-      path,
-      ...(orphans === "skip" ? { orphans } : {}),
-      ...(permalink ? { permalink } : {}),
+    ...(config.siteUrl !== undefined ? { siteUrl: config.siteUrl } : {}),
+    plugins: config.plugins.map((p) => ({
+      name: p.name,
+      ...(p.type !== p.name ? { type: p.type } : {}),
+      path: p.path,
+      ...(p.orphans === "skip" ? { orphans: p.orphans } : {}),
+      ...(p.permalink ? { permalink: p.permalink } : {}),
+      ...(p.route !== `/${p.type}` ? { route: p.route } : {}),
+      ...(p.lang !== undefined ? { lang: p.lang } : {}),
+      ...(p.version !== undefined ? { version: p.version } : {}),
+      ...(p.uriPrefix ? { uriPrefix: p.uriPrefix } : {}),
+      ...(p.variant ? { variant: true } : {}),
     })),
   };
 }

@@ -58,6 +58,8 @@ const optionalText = z.string().min(1).optional();
 const listArgs = z.object({
   type: optionalText.describe("a content type, e.g. docs or blog"),
   category: optionalText.describe("a category, e.g. doc or post"),
+  lang: optionalText.describe("a locale of the site, e.g. en or fr"),
+  version: optionalText.describe("a version of the site's pages, e.g. 2.0"),
   tag: optionalText.describe("a tag slug"),
   author: optionalText.describe("an author's name"),
   year: optionalText.describe("a year of `date`, e.g. 2026"),
@@ -73,6 +75,8 @@ const searchArgs = z.object({
     "words every match contains (case and accents ignored)",
   ),
   type: optionalText.describe("a content type, e.g. docs or blog"),
+  lang: optionalText.describe("a locale of the site, e.g. en or fr"),
+  version: optionalText.describe("a version of the site's pages, e.g. 2.0"),
   limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(10),
 }).strict();
 const getArgs = z.object({

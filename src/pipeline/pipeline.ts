@@ -7,6 +7,7 @@ import { type IndexChanges, indexChanges } from "../index/changes.ts";
 import type { Loaded } from "../source/loader.ts";
 import { type ContentFilesOptions, createContentFilesLoader } from "./content_files.ts";
 import { type Exclusions, exclusionsOf } from "./exclusions.ts";
+import { expandVariants } from "./variants.ts";
 
 /** Where a pipeline's files come from: the content folder, or a snapshot's files. */
 export interface PipelineSource {
@@ -72,8 +73,10 @@ export interface PipelineOptions extends ContentFilesOptions {
  * ```
  */
 export function contentPipeline(config: ContentConfig, options: PipelineOptions): Pipeline {
-  const source = createContentFilesLoader(config, options);
-  return createPipeline(indexSettings(config), source, options.now ?? Date.now);
+  // A plugin with other locales or versions is a plugin per folder from here on (SPEC 16.3).
+  const expanded = expandVariants(config);
+  const source = createContentFilesLoader(expanded, options);
+  return createPipeline(indexSettings(expanded), source, options.now ?? Date.now);
 }
 
 /**

@@ -39,6 +39,8 @@ export async function feedPlan(r: RouteInput): Promise<Plan> {
       since: query.since,
       type: query.type,
       category: query.category,
+      lang: query.lang,
+      version: query.version,
       limit: query.limit,
       shape: shapeOfQuery(query),
       key: `feed?${queryKey(query)}`,

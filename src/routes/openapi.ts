@@ -50,6 +50,8 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
   const filters = [
     q("type", "exact type", { type: "string", enum: index.types }),
     q("category", "exact category", { type: "string", enum: index.categories }),
+    q("lang", "exact locale (BCP 47) of the item's page", { type: "string", enum: index.langs }),
+    q("version", "exact version of the item's page", { type: "string", enum: index.versions }),
     q("tag", "tag, compared after slugify", { type: "string" }),
     q("author", "author, compared after slugify", { type: "string" }),
     q(

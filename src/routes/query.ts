@@ -31,12 +31,18 @@ export interface QueryVocabulary {
   readonly types: readonly string[];
   /** Their categories. */
   readonly categories: readonly string[];
+  /** The site's locales (SPEC 16.3); none where it has none. */
+  readonly langs?: readonly string[];
+  /** The site's versions (SPEC 16.3); none where it has none. */
+  readonly versions?: readonly string[];
 }
 
 /** The parameters of `GET /api/content.json`, in documentation order. */
 export const FEED_PARAMETERS = [
   "type",
   "category",
+  "lang",
+  "version",
   "tag",
   "author",
   "search",
@@ -54,7 +60,15 @@ export const FEED_PARAMETERS = [
 ] as const;
 
 /** What `since` combines with (SPEC 12); any other filter with it would make deletions ambiguous. */
-export const SINCE_COMBINES = ["type", "category", "include", "fields", "limit"] as const;
+export const SINCE_COMBINES = [
+  "type",
+  "category",
+  "lang",
+  "version",
+  "include",
+  "fields",
+  "limit",
+] as const;
 
 const KNOWN = new Set<string>(FEED_PARAMETERS);
 const BOOL: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
@@ -81,7 +95,12 @@ export const MAX_SEARCH = 200;
  */
 export function parseQuery(
   params: URLSearchParams,
-  vocabulary: { readonly types: readonly string[]; readonly categories: readonly string[] },
+  vocabulary: {
+    readonly types: readonly string[];
+    readonly categories: readonly string[];
+    readonly langs?: readonly string[];
+    readonly versions?: readonly string[];
+  },
 ):
   | { filters: Query; problem?: undefined }
   | { problem: { readonly parameter: string; readonly detail: string }; filters?: undefined } {
@@ -122,6 +141,23 @@ export function parseQuery(
       );
     }
     filters.category = category;
+  }
+  for (
+    const [key, known] of [["lang", vocabulary.langs], ["version", vocabulary.versions]] as const
+  ) {
+    const value = get(key);
+    if (value === undefined) continue;
+    if (!known?.includes(value)) {
+      return problem(
+        key,
+        known?.length
+          ? `${key} must be one of ${known.join(", ")}, got ${JSON.stringify(value)}`
+          : `${key} does not apply: the site has no ${
+            key === "lang" ? "locales" : "versions"
+          }, got ${JSON.stringify(value)}`,
+      );
+    }
+    filters[key] = value;
   }
   const tag = get("tag");
   if (tag !== undefined) filters.tag = slugify(tag);

@@ -61,11 +61,11 @@ export interface PluginsListing {
  */
 export function pluginSelectors(config: ContentConfig): PluginSelector[] {
   return config.plugins.map((plugin) => {
-    const selection = fileSelection(PLUGINS[plugin.name], plugin);
+    const selection = fileSelection(PLUGINS[plugin.type], plugin);
     return {
       plugin,
       folder: plugin.path ? `${config.root}/${plugin.path}/` : `${config.root}/`,
-      select: fileSelector(PLUGINS[plugin.name], plugin),
+      select: fileSelector(PLUGINS[plugin.type], plugin),
       selection,
     };
   });

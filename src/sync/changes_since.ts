@@ -47,7 +47,12 @@ export interface ChangesAnswer {
 export function changesSince(
   state: JournalState,
   after: number,
-  filter: { readonly type?: string; readonly category?: string },
+  filter: {
+    readonly type?: string;
+    readonly category?: string;
+    readonly lang?: string;
+    readonly version?: string;
+  },
   limit?: number,
 ): ChangesAnswer {
   // Entries in order of their last change, sorted once per journal state.
@@ -65,6 +70,8 @@ export function changesSince(
     const [id, entry] = list[i];
     if (filter.type !== undefined && entry.type !== filter.type) continue;
     if (filter.category !== undefined && entry.category !== filter.category) continue;
+    if (filter.lang !== undefined && entry.lang !== filter.lang) continue;
+    if (filter.version !== undefined && entry.version !== filter.version) continue;
     if (entry.deleted === null) {
       matches.push({ id, seq: entry.born > after ? entry.born : entry.seq, deleted: null });
     } else if (entry.lives.some(([born, left]) => born <= after && after < left)) {

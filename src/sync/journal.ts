@@ -117,6 +117,8 @@ export function createJournal(options: JournalOptions): Journal {
         key: keyOf(item),
         type: item.type,
         category: item.category,
+        ...(item.lang !== null ? { lang: item.lang } : {}),
+        ...(item.version !== null ? { version: item.version } : {}),
       });
       let changes;
       if (since?.previous !== undefined && since.previous === recorded) {

@@ -3,7 +3,11 @@
 import { compareText } from "../util/compare.ts";
 import type { JournalState } from "./state.ts";
 
-/** A journal as a snapshot carries it: rows of `[id, seq, born, key, type, category, deleted, lives]`. */
+/**
+ * A journal as a snapshot carries it: rows of `[id, seq, born, key, type,
+ * category, deleted, lives]`, then `lang` and `version` where the entry has
+ * either (SPEC 16.3; a site without locales or versions writes what it did).
+ */
 export interface SnapshotJournal {
   /** The journal's id (in every cursor it gives out). */
   readonly id: string;
@@ -21,6 +25,8 @@ export interface SnapshotJournal {
     string,
     number | null,
     readonly (readonly [number, number])[],
+    (string | null)?,
+    (string | null)?,
   ])[];
 }
 
@@ -41,7 +47,12 @@ export function journalToSnapshot(state: JournalState): SnapshotJournal {
     horizon: state.horizon,
     entries: [...state.entries].sort((a, b) => compareText(a[0], b[0])).map((
       [id, e],
-    ) => [id, e.seq, e.born, e.key, e.type, e.category, e.deleted, e.lives] as const),
+    ) => {
+      const row = [id, e.seq, e.born, e.key, e.type, e.category, e.deleted, e.lives] as const;
+      return e.lang === undefined && e.version === undefined
+        ? row
+        : [...row, e.lang ?? null, e.version ?? null] as const;
+    }),
   };
 }
 
@@ -64,12 +75,16 @@ export function journalFromSnapshot(
     head: journal.head,
     horizon: journal.horizon,
     entries: new Map(
-      journal.entries.map(([id, seq, born, key, type, category, deleted, lives]) => [id, {
+      journal.entries.map((
+        [id, seq, born, key, type, category, deleted, lives, lang, version],
+      ) => [id, {
         seq,
         born,
         key,
         type,
         category,
+        ...(lang != null ? { lang } : {}),
+        ...(version != null ? { version } : {}),
         deleted,
         lives,
       }]),

@@ -22,6 +22,8 @@ export interface SinceRequest {
   readonly since: Cursor;
   readonly type?: string;
   readonly category?: string;
+  readonly lang?: string;
+  readonly version?: string;
   readonly limit?: number;
   readonly shape: Shape;
   /** The answer's one name (the same for every spelling of the request). */

@@ -148,9 +148,15 @@ function unavailable(file: string, error: unknown): JournalUnavailable {
 
 /** The columns of each table of a journal, in order. */
 const SCHEMA: Record<string, string> = {
-  entries: "id,seq,born,key,type,category,deleted,lives",
+  entries: "id,seq,born,key,type,category,deleted,lives,lang,version",
   meta: "key,value",
 };
+/**
+ * The entries' columns before an item had a locale and a version (SPEC
+ * 16.3): such a journal is the same journal, and gains the two columns
+ * (each entry's is `NULL`: none), so its cursors go on.
+ */
+const ENTRIES_BEFORE_VARIANTS = "id,seq,born,key,type,category,deleted,lives";
 
 function open(file: string): JournalStore {
   const db = new DatabaseSync(file);
@@ -179,7 +185,8 @@ function open(file: string): JournalStore {
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE entries (
           id TEXT PRIMARY KEY, seq INTEGER NOT NULL, born INTEGER NOT NULL, key TEXT NOT NULL,
-          type TEXT NOT NULL, category TEXT NOT NULL, deleted INTEGER, lives TEXT NOT NULL
+          type TEXT NOT NULL, category TEXT NOT NULL, deleted INTEGER, lives TEXT NOT NULL,
+          lang TEXT, version TEXT
         ) WITHOUT ROWID;
         COMMIT;`);
     } else {
@@ -187,7 +194,12 @@ function open(file: string): JournalStore {
         const columns = (db.prepare("SELECT name FROM pragma_table_info(?)").all(name) as {
           name: string;
         }[]).map((column) => column.name).join(",");
-        if (SCHEMA[name] !== columns) {
+        if (name === "entries" && columns === ENTRIES_BEFORE_VARIANTS) {
+          db.exec(`BEGIN IMMEDIATE;
+            ALTER TABLE entries ADD COLUMN lang TEXT;
+            ALTER TABLE entries ADD COLUMN version TEXT;
+            COMMIT;`);
+        } else if (SCHEMA[name] !== columns) {
           throw new NotAJournal(`table ${name} (${columns}) is not a journal's`);
         }
       }
@@ -221,7 +233,7 @@ function open(file: string): JournalStore {
       const entries = new Map<string, JournalEntry>();
       for (
         const row of db.prepare(
-          "SELECT id, seq, born, key, type, category, deleted, lives FROM entries",
+          "SELECT id, seq, born, key, type, category, deleted, lives, lang, version FROM entries",
         ).iterate() as Iterable<Record<string, string | number | null>>
       ) {
         entries.set(row.id as string, {
@@ -230,6 +242,8 @@ function open(file: string): JournalStore {
           key: row.key as string,
           type: row.type as string,
           category: row.category as string,
+          ...(row.lang !== null ? { lang: row.lang as string } : {}),
+          ...(row.version !== null ? { version: row.version as string } : {}),
           deleted: row.deleted === null ? null : Number(row.deleted),
           lives: JSON.parse(row.lives as string),
         });
@@ -237,11 +251,11 @@ function open(file: string): JournalStore {
       state = { id: id!, head: Number(head), horizon: Number(horizon), entries };
     }
     const upsert = db.prepare(
-      `INSERT INTO entries (id, seq, born, key, type, category, deleted, lives)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO entries (id, seq, born, key, type, category, deleted, lives, lang, version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, born = excluded.born, key = excluded.key,
          type = excluded.type, category = excluded.category, deleted = excluded.deleted,
-         lives = excluded.lives`,
+         lives = excluded.lives, lang = excluded.lang, version = excluded.version`,
     );
     const purge = db.prepare("DELETE FROM entries WHERE id = ?");
     const setMeta = db.prepare("UPDATE meta SET value = ? WHERE key = ?");
@@ -262,6 +276,8 @@ function open(file: string): JournalStore {
               e.category,
               e.deleted,
               JSON.stringify(e.lives),
+              e.lang ?? null,
+              e.version ?? null,
             );
           }
           setMeta.run(String(changes.head), "head");

@@ -27,6 +27,10 @@ export interface JournalEntry {
   readonly type: string;
   /** The item's category. */
   readonly category: string;
+  /** The item's locale (a `since` filtered by `lang` still sees its tombstone); absent: none. */
+  readonly lang?: string;
+  /** The item's version (SPEC 16.3); absent: none. */
+  readonly version?: string;
   /** Epoch ms at which the id left the feed; `null` while it is in it. */
   readonly deleted: number | null;
 }
@@ -58,6 +62,9 @@ export interface RecordedItem {
   readonly key: string;
   readonly type: string;
   readonly category: string;
+  /** Its locale and version (SPEC 16.3), where the site has them. */
+  readonly lang?: string;
+  readonly version?: string;
 }
 
 /** What recording one index changes: written in one transaction, then applied. */
@@ -151,6 +158,8 @@ export function planRecord(
       key: item.key,
       type: item.type,
       category: item.category,
+      ...(item.lang !== undefined ? { lang: item.lang } : {}),
+      ...(item.version !== undefined ? { version: item.version } : {}),
       deleted: null,
       lives: old?.lives ?? NO_LIVES,
     }]);
