@@ -378,7 +378,10 @@ describe("the url of an item (SPEC 4, 6.2, 8)", () => {
     await withSite({ "services.yaml": DOCS, "docs/a.md": md({}, LONG) }, {}, async (s) => {
       const { status, body } = await s.json("/api/content.json?include=url,nope");
       assert.equal(status, 400);
-      assert.match(body.detail, /include accepts url, body, text, sections, lang, version, variant_of, got "nope"/);
+      assert.match(
+        body.detail,
+        /include accepts url, body, text, sections, lang, version, variant_of, got "nope"/,
+      );
       assert.equal((await s.request("/docs/a.json?include=nope")).status, 400);
     });
   });
