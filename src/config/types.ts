@@ -1,29 +1,6 @@
 // The shape of a validated service configuration (SPEC 2) and its error:
 // what every layer above reads of the config.
 
-/** The generators whose routing rules the feed knows (SPEC 16.1); `plain` is SPEC 4's own. */
-export type GeneratorName =
-  | "plain"
-  | "docusaurus"
-  | "hugo"
-  | "vitepress"
-  | "starlight"
-  | "jekyll"
-  | "eleventy"
-  | "mkdocs";
-
-/** A folder that holds another locale or version of a plugin's pages (SPEC 16.3 `variants`). */
-export interface VariantConfig {
-  /** The folder, relative to the content root. */
-  readonly path: string;
-  /** Where the site publishes it (default: the plugin's route, prefixed by its locale). */
-  readonly route?: string;
-  /** Its locale, one of `locales`. */
-  readonly lang?: string;
-  /** Its version's name. */
-  readonly version?: string;
-}
-
 /**
  * One enabled content plugin, with its options resolved; or, once the
  * variants are found (SPEC 16.3), one folder of it: a variant has a name of
@@ -51,9 +28,29 @@ export interface ContentPluginConfig {
   /** Where the site publishes the plugin's folder (SPEC 16.1 `route`): `/<type>` by default. */
   readonly route: string;
   /** Whose routing, partials and front-matter rules lay its files out (SPEC 16.1). */
-  readonly generator: GeneratorName;
-  /** The folders of its other locales and versions; `undefined`: found from the generator. */
-  readonly variants: readonly VariantConfig[] | undefined;
+  readonly generator:
+    | "plain"
+    | "docusaurus"
+    | "hugo"
+    | "vitepress"
+    | "starlight"
+    | "jekyll"
+    | "eleventy"
+    | "mkdocs";
+  /**
+   * The folders of its other locales and versions (SPEC 16.3 `variants`):
+   * each folder relative to the content root, where the site publishes it
+   * (default: the plugin's route, prefixed by its locale), its locale (one
+   * of `locales`) and its version; `undefined`: found from the generator.
+   */
+  readonly variants:
+    | readonly {
+      readonly path: string;
+      readonly route?: string;
+      readonly lang?: string;
+      readonly version?: string;
+    }[]
+    | undefined;
   /** VitePress: pages without `.html` (`clean_urls: true`). */
   readonly cleanUrls: boolean;
   /** A variant's locale (SPEC 16.3). */
@@ -65,6 +62,12 @@ export interface ContentPluginConfig {
   /** Whether it is another variant than the plugin's default one. */
   readonly variant?: boolean;
 }
+
+/** The generators whose routing rules the feed knows (SPEC 16.1); `plain` is SPEC 4's own. */
+export type GeneratorName = ContentPluginConfig["generator"];
+
+/** A folder that holds another locale or version of a plugin's pages (SPEC 16.3 `variants`). */
+export type VariantConfig = NonNullable<ContentPluginConfig["variants"]>[number];
 
 /** A validated `service.content.config`. */
 export interface ContentConfig {
