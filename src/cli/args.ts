@@ -8,7 +8,12 @@ export type CliCommand =
     readonly port?: number;
     readonly host?: string;
   }
-  | { readonly command: "check"; readonly config?: string; readonly json: boolean }
+  | {
+    readonly command: "check";
+    readonly config?: string;
+    readonly json: boolean;
+    readonly strict: boolean;
+  }
   | {
     readonly command: "snapshot";
     readonly config?: string;
@@ -30,15 +35,18 @@ usage:
   content-feed serve [--config F] [--port N] [--host H]
       serve the content the config names (default content/services.yaml),
       watching it; PORT, HOST, CONTENT_CONFIG and BASE_URL are read too
-  content-feed check [--config F] [--json]
+  content-feed check [--config F] [--json] [--strict]
       load the content as the server would and report, per plugin, files,
-      items, items in the feed and why the others are not; exit 1 when
-      there is any warning, 0 when there is none
+      items, items in the feed and why the others are not, then what a
+      crawl of the site would see that the feed does not say (urls two
+      items share, links that reach no item, markup left in a text); exit 1
+      when there is any finding or a warning that changes what is served
+      (--strict: any warning), 0 otherwise
   content-feed snapshot <file> [--config F] [--previous <old snapshot>]
       write the parsed content and its change journal to one JSON file, for
       deployments without a file system; --previous continues its journal
 
-exit codes: 0 done (check: no warnings), 1 failed (check: warnings),
+exit codes: 0 done (check: nothing found), 1 failed (check: findings or warnings),
 2 a wrong command line or configuration
 `;
 
@@ -66,6 +74,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         port: { type: "string", short: "p" },
         host: { type: "string" },
         json: { type: "boolean" },
+        strict: { type: "boolean" },
         previous: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -80,7 +89,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.version) return { command: "version" };
   const [command, ...rest] = positionals;
   const only = (allowed: string[]) => {
-    for (const name of ["port", "host", "json", "previous"] as const) {
+    for (const name of ["port", "host", "json", "strict", "previous"] as const) {
       if (values[name] !== undefined && !allowed.includes(name)) {
         throw new UsageError(`--${name} does not apply to ${command}`);
       }
@@ -107,9 +116,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       return { command, config: values.config, port, host: values.host };
     }
     case "check":
-      only(["json"]);
+      only(["json", "strict"]);
       extra(0);
-      return { command, config: values.config, json: values.json ?? false };
+      return {
+        command,
+        config: values.config,
+        json: values.json ?? false,
+        strict: values.strict ?? false,
+      };
     case "snapshot":
       only(["previous"]);
       extra(1);

@@ -5,6 +5,7 @@ import { warningLines } from "../log.ts";
 import type { ExclusionReason, Exclusions } from "../pipeline/exclusions.ts";
 import { contentPipeline } from "../pipeline/pipeline.ts";
 import type { Warning } from "../source/parsed_file.ts";
+import { type Finding, findings } from "./findings.ts";
 
 /** Why a file or an item is not in the feed, as `check` counts them (SPEC 15). */
 export const LEFT_OUT_REASONS = [
@@ -43,6 +44,14 @@ export interface PluginReport {
   readonly leftOut: Partial<Record<LeftOut, number>>;
   /** Files its include globs do not match, by extension (`.png`; `(none)` without one). */
   readonly skipped: Readonly<Record<string, number>>;
+  /** Whose rules lay its files out (SPEC 16.1). */
+  readonly generator: string;
+  /** Where the site publishes its folder (SPEC 16.1). */
+  readonly route: string;
+  /** The locale of its pages, where the site has locales (SPEC 16.3). */
+  readonly lang?: string;
+  /** The version of its pages, where the site has versions. */
+  readonly version?: string;
 }
 
 /** What `content-feed check` reports (SPEC 15). */
@@ -55,6 +64,8 @@ export interface CheckReport {
   readonly plugins: readonly PluginReport[];
   /** Every warning of the load, as the server logs them. */
   readonly warnings: readonly Warning[];
+  /** What a crawl would see that the feed does not say (SPEC 16.5). */
+  readonly findings: readonly Finding[];
 }
 
 /**
@@ -76,20 +87,28 @@ export interface CheckReport {
  */
 export async function checkContent(configFile: string): Promise<CheckReport> {
   const config = await loadConfigFile(configFile);
-  const { index, exclusions } = await contentPipeline(config, { keepBody: false }).build();
+  const pipeline = contentPipeline(config, { keepBody: false });
+  const { index, exclusions } = await pipeline.build();
   return {
     config: configFile,
     root: config.root,
-    plugins: config.plugins.map((plugin) => pluginReport(plugin, index, exclusions)),
+    // One row per folder: a plugin with other locales or versions has one per variant.
+    plugins: pipeline.settings.plugins.map((plugin) =>
+      pluginReport(plugin, config, index, exclusions)
+    ),
     warnings: index.warnings,
+    findings: await findings(index, exclusions, config.root, config.maxFileSize),
   };
 }
 
 function pluginReport(
-  plugin: ContentConfig["plugins"][number],
+  plugin: Index["settings"]["plugins"][number],
+  config: ContentConfig,
   index: Index,
   exclusions: Exclusions,
 ): PluginReport {
+  const type = plugin.type ?? plugin.name;
+  const declared = config.plugins.find((p) => p.name === type);
   const counts = index.counts.find((count) => count.plugin === plugin.name);
   const selection = exclusions.selection.find((selected) => selected.plugin === plugin.name);
   const byReason = new Map<LeftOut, number>();
@@ -112,6 +131,10 @@ function pluginReport(
     feed: counts?.feed ?? 0,
     leftOut,
     skipped,
+    generator: declared?.generator ?? "plain",
+    route: plugin.route ?? `/${type}`,
+    ...(plugin.lang !== undefined ? { lang: plugin.lang } : {}),
+    ...(plugin.version !== undefined ? { version: plugin.version } : {}),
   };
 }
 
@@ -163,6 +186,25 @@ export function formatCheckReport(report: CheckReport): string {
     }`
   );
   out.push("", `skipped by extension: ${skipped.length ? skipped.join("; ") : "none"}`, "");
+  // Where each folder is published, and as what (SPEC 16.5): said where it is not plain.
+  const laidOut = report.plugins.filter((p) =>
+    p.generator !== "plain" || p.lang !== undefined || p.version !== undefined ||
+    p.route !== `/${p.plugin.replace(/:.*$/, "")}`
+  );
+  if (laidOut.length > 0) {
+    out.push("published as:");
+    for (const p of laidOut) {
+      const variant = [p.lang && `lang ${p.lang}`, p.version && `version ${p.version}`]
+        .filter(Boolean).join(", ");
+      out.push(
+        `  ${p.plugin} (${p.generator}) at ${p.route}${
+          variant ? `, ${variant}` : ""
+        }: ${p.folder}, ${p.items} items`,
+      );
+    }
+    out.push("");
+  }
+  out.push(...findingLines(report.findings));
   if (report.warnings.length === 0) out.push("no warnings");
   else {
     out.push(`${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"}:`);
@@ -184,7 +226,7 @@ export function formatCheckReport(report: CheckReport): string {
 export function checkReportJson(report: CheckReport): string {
   return JSON.stringify(
     {
-      ok: report.warnings.length === 0,
+      ok: report.warnings.length === 0 && report.findings.length === 0,
       config: report.config,
       root: report.root,
       plugins: report.plugins,
@@ -193,8 +235,38 @@ export function checkReportJson(report: CheckReport): string {
         message,
         ...(reason ? { reason } : {}),
       })),
+      findings: report.findings,
     },
     null,
     2,
   );
+}
+
+/**
+ * The findings as lines for people: broken links counted per target, the
+ * rest one a line; `no findings` when there are none.
+ */
+function findingLines(found: readonly Finding[]): string[] {
+  if (found.length === 0) return ["no findings", ""];
+  const lines = [`${found.length} finding${found.length === 1 ? "" : "s"}:`];
+  const links = new Map<string, Finding[]>();
+  for (const finding of found) {
+    if (finding.kind !== "broken link") {
+      lines.push(`  ${finding.kind}: ${finding.file}: ${finding.detail}`);
+      continue;
+    }
+    const at = links.get(finding.detail);
+    if (at) at.push(finding);
+    else links.set(finding.detail, [finding]);
+  }
+  for (const [target, at] of links) {
+    const places = at.slice(0, 3).map((f) => `${f.file}:${f.line}`).join(", ");
+    lines.push(
+      `  broken link: ${target}, reaches no item (${at.length} link${
+        at.length === 1 ? "" : "s"
+      }: ${places}${at.length > 3 ? ", …" : ""})`,
+    );
+  }
+  lines.push("");
+  return lines;
 }

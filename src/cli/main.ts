@@ -66,7 +66,8 @@ export async function runCli(
       case "check": {
         const report = await checkContent(config);
         console.log(command.json ? checkReportJson(report) : formatCheckReport(report));
-        return report.warnings.length > 0 ? 1 : 0;
+        const failing = report.warnings.filter((w) => command.strict || !w.informational);
+        return failing.length > 0 || report.findings.length > 0 ? 1 : 0;
       }
       case "snapshot": {
         const progress = progressLine();

@@ -125,6 +125,7 @@ export function createContentFilesLoader(
       if (!shallow) return loaded;
       const warning = {
         file: ".",
+        informational: true,
         message:
           "the content's git clone is shallow, so first-commit dates are unknown: a file without a date falls back to its modification time",
       };

@@ -36,6 +36,12 @@ export interface Warning {
     | "duplicate uri"
     | "orphan folder"
     | "too deep";
+  /**
+   * Set when the warning changes nothing that is served (a shallow clone:
+   * dates fall back as they would without git): `check` fails on it only
+   * with `--strict` (SPEC 16.5).
+   */
+  readonly informational?: boolean;
 }
 
 /** Why a file is left out, on the warnings that leave one out. */
