@@ -15,6 +15,7 @@ const LAYERS: readonly [string, RegExp][] = [
   ["source", /^src\/source\//],
   ["config loading", /^src\/config\/load\.ts$/],
   ["text", /^src\/text\//],
+  ["generators", /^src\/generators\//],
   ["fields", /^src\/fields\//],
   ["index", /^src\/index\//],
   ["pipeline", /^src\/pipeline\//],
