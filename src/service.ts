@@ -167,7 +167,11 @@ export async function createService(
       : await loadConfigFile(options.config ?? "content/services.yaml");
     // The server keeps each file's fields, not its text: a body is read
     // again when a request needs it.
-    pipeline = contentPipeline(config, { keepBody: false, shareNames: createNameInterner(), now });
+    pipeline = await contentPipeline(config, {
+      keepBody: false,
+      shareNames: createNameInterner(),
+      now,
+    });
     journal = createJournal({
       folder: config.state,
       retentionDays: config.retention,

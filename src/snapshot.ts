@@ -234,11 +234,11 @@ export async function writeSnapshotFile(
     previous = journalFromSnapshot(old.journal);
   }
   const builtAt = options.now ?? Date.now();
-  const { index, loaded } = await contentPipeline(config, {
+  const { index, loaded } = await (await contentPipeline(config, {
     keepBody: true,
     progress: options.progress,
     now: () => builtAt,
-  }).build();
+  })).build();
   // The index does not depend on the order its files come in; the snapshot's files do.
   const sorted = [...loaded.files].sort((a, b) =>
     compareText(a.plugin, b.plugin) || compareText(a.path, b.path)

@@ -258,19 +258,19 @@ const DOCUSAURUS: Fixture = {
       { lang: "fr", version: "current", of: "docs_doc_02-guides_01-install" },
     ),
     "i18n/fr/docusaurus-plugin-content-docs/version-2.0/01-intro.md": docusaurus(
-      "docs_doc_fr_2-0_01-intro",
+      "docs_doc_fr_01-intro",
       "/fr/docs/",
       "Introduction",
       { lang: "fr", version: "2.0", of: "docs_doc_01-intro" },
     ),
     "i18n/fr/docusaurus-plugin-content-docs/version-2.0/02-guides/01-install.md": docusaurus(
-      "docs_doc_fr_2-0_02-guides_01-install",
+      "docs_doc_fr_02-guides_01-install",
       "/fr/docs/guides/install",
       "Installation",
       { lang: "fr", version: "2.0", of: "docs_doc_02-guides_01-install" },
     ),
     "i18n/fr/docusaurus-plugin-content-docs/version-2.0/02-guides/02-configure.md": docusaurus(
-      "docs_doc_fr_2-0_02-guides_02-configure",
+      "docs_doc_fr_02-guides_02-configure",
       "/fr/docs/guides/configuration",
       "Configuration",
       { lang: "fr", version: "2.0", of: "docs_doc_02-guides_02-configure" },

@@ -23,6 +23,8 @@ export const LEFT_OUT_REASONS = [
   "too large",
   "not a regular file",
   "unreadable",
+  "partial",
+  "not a page",
 ] as const satisfies readonly ExclusionReason[];
 
 /** One reason of {@link LEFT_OUT_REASONS}: every reason the pipeline gives, and no other. */
@@ -87,7 +89,7 @@ export interface CheckReport {
  */
 export async function checkContent(configFile: string): Promise<CheckReport> {
   const config = await loadConfigFile(configFile);
-  const pipeline = contentPipeline(config, { keepBody: false });
+  const pipeline = await contentPipeline(config, { keepBody: false });
   const { index, exclusions } = await pipeline.build();
   return {
     config: configFile,

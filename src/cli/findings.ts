@@ -83,7 +83,7 @@ function linksOf(body: string): { target: string; line: number }[] {
  * import { contentPipeline } from "../pipeline/pipeline.ts";
  * import { loadConfigFile } from "../config/load.ts";
  * const config = await loadConfigFile("content/services.yaml");
- * const { index, exclusions } = await contentPipeline(config, { keepBody: false }).build();
+ * const { index, exclusions } = await (await contentPipeline(config, { keepBody: false })).build();
  * (await findings(index, exclusions, config.root, config.maxFileSize)).length; // 0 for a clean site
  * ```
  */

@@ -61,6 +61,10 @@ export interface ContentPluginConfig {
   readonly uriPrefix?: string;
   /** Whether it is another variant than the plugin's default one. */
   readonly variant?: boolean;
+  /** The locale its files' names carry (`about.de.md`), which leaves their slugs. */
+  readonly nameLang?: string;
+  /** Where the default variant's pages sit in its folder (Starlight's `en/`): `variant_of` starts there. */
+  readonly variantOfPrefix?: string;
 }
 
 /** The generators whose routing rules the feed knows (SPEC 16.1); `plain` is SPEC 4's own. */

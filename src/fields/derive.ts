@@ -58,6 +58,15 @@ export interface FileFields {
    * or deprecated, or its body is empty or under 100 characters.
    */
   readonly unindexed?: NotIndexable;
+  /**
+   * Where its generator publishes it (SPEC 16.2), when the plugin has one
+   * (`fields/page.ts`); absent: SPEC 4's rule (`plain`).
+   */
+  readonly page?: { readonly path: string; readonly from: "route" | "site" } | {
+    readonly url: string;
+  };
+  /** Not a page of the site: a partial of its generator, or a page it does not publish (SPEC 16.4). */
+  readonly notPage?: "partial" | "not a page";
 }
 
 /** Why an item is not indexable (SPEC 4 `indexable`). */

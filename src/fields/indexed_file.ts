@@ -1,6 +1,7 @@
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import { type DeriveContext, deriveFields, type FileFields } from "./derive.ts";
 import type { NameSlug } from "./names.ts";
+import { type PageContext, withPage } from "./page.ts";
 
 /**
  * A content file with its own fields derived (SPEC 4): what the index is
@@ -31,8 +32,8 @@ export interface IndexFileOptions {
   readonly keepBody?: boolean;
   /** Shares author and tag objects between files (see `createNameInterner`). */
   readonly shareNames?: (list: readonly NameSlug[]) => readonly NameSlug[];
-  /** What deriving may know besides the file: the authors file, git dates. */
-  readonly context?: DeriveContext;
+  /** What deriving may know besides the file: the authors file, git dates, its generator. */
+  readonly context?: DeriveContext & PageContext;
 }
 
 const NO_WARNINGS: readonly Warning[] = Object.freeze([]);
@@ -59,7 +60,13 @@ export function indexFile(
   options: IndexFileOptions = {},
 ): IndexedFile {
   const warnings: Warning[] = [];
-  const fields = deriveFields(parsed, shown, warnings, options.context);
+  const fields = withPage(
+    parsed,
+    deriveFields(parsed, shown, warnings, options.context),
+    shown,
+    warnings,
+    options.context ?? {},
+  );
   return withNames({
     plugin: parsed.plugin,
     path: parsed.path,

@@ -68,15 +68,22 @@ export function newItem(
 
 /**
  * An item's page on the site (SPEC 4 `url`, SPEC 16.2): its front matter's
- * `permalink`, else the plugin's pattern, else the plugin's `route` and the
- * item's `uri` within its variant; a root-relative one on `site_url` when
+ * `permalink`, else where its generator publishes it, else the plugin's
+ * pattern, else the plugin's `route` and the item's `uri` within its variant; a root-relative one on `site_url` when
  * the site has one (else made absolute with the base URL when rendered).
  */
 function pageUrl(d: Placed, f: FileFields, plugin: PluginSettings, siteUrl?: string): string {
-  const url = f.permalink ??
-    (plugin.permalink
-      ? fillPermalink(plugin.permalink, d, f)
-      : `${plugin.route ?? `/${d.plugin.type}`}/${d.own}`.replace(/^\/\//, "/"));
+  const route = plugin.route ?? `/${d.plugin.type}`;
+  const url = f.permalink ?? (f.page
+    ? "url" in f.page
+      ? f.page.url
+      // The generator's path, from the plugin's route (and its variant's), or from the site's root.
+      : f.page.from === "route"
+      ? `${route === "/" ? "" : route}${f.page.path}`
+      : f.page.path
+    : plugin.permalink
+    ? fillPermalink(plugin.permalink, d, f)
+    : `${route}/${d.own}`.replace(/^\/\//, "/"));
   return siteUrl !== undefined && url.startsWith("/") && !url.startsWith("//")
     ? siteUrl + url
     : url;

@@ -4,7 +4,8 @@ import { categoryAt, type PluginDeclaration } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { compareText } from "../util/compare.ts";
 import { shortHash } from "../util/hash.ts";
-import { contentPath } from "../util/path.ts";
+import { contentPath, stem } from "../util/path.ts";
+import { OWN_NAMES } from "../source/select.ts";
 import { slugify } from "../util/slugify.ts";
 import { compareSiblings } from "./order.ts";
 import { placeFiles, type PlaceReason, type TreeNode } from "./tree.ts";
@@ -109,7 +110,11 @@ export function pluginTree(
   plugin: PluginDeclaration,
   prefix: string,
   orphans: "keep" | "skip" = "keep",
-  variant: { readonly uriPrefix?: string; readonly variant?: boolean } = {},
+  variant: {
+    readonly uriPrefix?: string;
+    readonly variant?: boolean;
+    readonly variantOfPrefix?: string;
+  } = {},
 ): PluginTree {
   const warnings: Warning[] = [];
   const hidings: Hiding[] = [];
@@ -119,7 +124,17 @@ export function pluginTree(
     hidings.push(hiding);
     if (key !== undefined) hidden.set(key, hiding);
   };
-  const nodes = placeFiles(files, plugin, warnings, {
+  // A partial or a page the generator does not publish is no item, and no folder's own file.
+  const pages = files.filter((file) => {
+    if (file.fields.notPage === undefined) return true;
+    hide(undefined, {
+      file: contentPath(prefix, file.path),
+      reason: file.fields.notPage,
+      stage: "tree",
+    });
+    return false;
+  });
+  const nodes = placeFiles(pages, plugin, warnings, {
     prefix,
     orphans,
     isDraft: (file) => file.fields.draft,
@@ -157,7 +172,15 @@ export function pluginTree(
     const path = [...segments, fields.slug].join("/");
     // A variant's items (SPEC 16.3) start with its prefix: ids stay unique across variants.
     const own = parent ? `${parent.own}/${path}` : path;
-    const uri = variant.uriPrefix ? `${variant.uriPrefix}/${own}` : own;
+    // A variant's root page (its folder's `index.*` or `README.*`) is the variant's own
+    // page, as a folder's own file is the folder's: its uri is the prefix (SPEC 16.3).
+    const rootPage = variant.uriPrefix !== undefined && !parent && node.folders.length === 0 &&
+      !node.file.path.includes("/") && OWN_NAMES.includes(stem(node.file.path));
+    const uri = rootPage
+      ? variant.uriPrefix!
+      : variant.uriPrefix
+      ? `${variant.uriPrefix}/${own}`
+      : own;
     const isDraft = fields.draft || (parent?.draft ?? false);
     const clash = uris.get(uri);
     // A non-draft wins over a draft, else the first in path order (SPEC 3):
@@ -188,7 +211,15 @@ export function pluginTree(
     const draft: Placed = {
       id: `${plugin.type}_${category}_${uri.replaceAll("/", "_")}`,
       own,
-      variantOf: variant.variant ? `${plugin.type}_${category}_${own.replaceAll("/", "_")}` : null,
+      variantOf: variant.variant
+        ? `${plugin.type}_${category}_${
+          (rootPage && variant.variantOfPrefix
+            ? variant.variantOfPrefix
+            : variant.variantOfPrefix
+            ? `${variant.variantOfPrefix}/${own}`
+            : own).replaceAll("/", "_")
+        }`
+        : null,
       file,
       eligible: fields.hasBody && fields.indexable,
       node,

@@ -48,6 +48,8 @@ export interface PluginSettings {
   readonly uriPrefix?: string;
   /** Whether it is another variant than the default one (its items have a `variant_of`). */
   readonly variant?: boolean;
+  /** Where the default variant's pages sit in its folder (Starlight's `en/`): `variant_of` starts there. */
+  readonly variantOfPrefix?: string;
 }
 
 /**
@@ -97,6 +99,7 @@ export function indexSettings(config: ContentConfig): IndexSettings {
       ...(p.version !== undefined ? { version: p.version } : {}),
       ...(p.uriPrefix ? { uriPrefix: p.uriPrefix } : {}),
       ...(p.variant ? { variant: true } : {}),
+      ...(p.variantOfPrefix ? { variantOfPrefix: p.variantOfPrefix } : {}),
     })),
   };
 }

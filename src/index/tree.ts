@@ -41,7 +41,12 @@ export interface PlaceOptions<F> {
 }
 
 /** Why {@link placeFiles} leaves a file out. */
-export type PlaceReason = "duplicate uri" | "orphan folder" | "too deep";
+export type PlaceReason =
+  | "duplicate uri"
+  | "orphan folder"
+  | "too deep"
+  | "partial"
+  | "not a page";
 
 /**
  * Places one plugin's files in their hierarchy (SPEC 3):

@@ -1,4 +1,5 @@
 import type { ContentConfig } from "../config/types.ts";
+import type { PageContext } from "../fields/page.ts";
 import { type IndexedFile, indexFile, withNames } from "../fields/indexed_file.ts";
 import type { NameSlug } from "../fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
@@ -21,6 +22,8 @@ export interface ContentFilesOptions {
   readonly shareNames?: (list: readonly NameSlug[]) => readonly NameSlug[];
   /** Told how many files of a load are read so far, and of how many. */
   readonly progress?: (read: number, total: number) => void;
+  /** What each plugin's generator and variant say of its files' pages (SPEC 16), by plugin name. */
+  readonly pages?: Readonly<Record<string, PageContext>>;
 }
 
 /**
@@ -46,7 +49,7 @@ export function createContentFilesLoader(
   config: ContentConfig,
   options: ContentFilesOptions,
 ): ContentFilesLoader {
-  const { keepBody, shareNames, progress } = options;
+  const { keepBody, shareNames, progress, pages } = options;
   const authorNames = Object.fromEntries(
     config.plugins.flatMap((p) => p.authorNames ? [[p.name, p.authorNames]] : []),
   );
@@ -65,7 +68,11 @@ export function createContentFilesLoader(
       indexFile(parsed, shown, {
         keepBody,
         shareNames,
-        context: { authorNames: authorNames[parsed.plugin], git: extra as CommitDates | undefined },
+        context: {
+          authorNames: authorNames[parsed.plugin],
+          git: extra as CommitDates | undefined,
+          ...pages?.[parsed.plugin],
+        },
       }),
     extraFor: (shown) => commits.get(shown),
     // A commit, amend, rebase or checkout changes a file's dates, not its
@@ -79,7 +86,7 @@ export function createContentFilesLoader(
         `./read_worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
         import.meta.url,
       ),
-      data: { keepBody, authorNames } satisfies ReadWorkerData,
+      data: { keepBody, authorNames, pages } satisfies ReadWorkerData,
       adopt: (file) => withNames(file, shareNames),
     },
   });

@@ -6,8 +6,8 @@ import type { Loaded, PluginSelection } from "../source/loader.ts";
 import type { LeftOutReason } from "../source/parsed_file.ts";
 import { compareText } from "../util/compare.ts";
 
-/** Why a file or an item is not in the feed (SPEC 15's reasons). */
-export type ExclusionReason = LeftOutReason | NotIndexable;
+/** Why a file or an item is not in the feed (SPEC 15's reasons, and SPEC 16.4's partials). */
+export type ExclusionReason = LeftOutReason | NotIndexable | "partial" | "not a page";
 
 /** A file left out, or an item kept out of the feed, and why. */
 export interface Exclusion {

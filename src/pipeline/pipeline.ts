@@ -7,7 +7,8 @@ import { type IndexChanges, indexChanges } from "../index/changes.ts";
 import type { Loaded } from "../source/loader.ts";
 import { type ContentFilesOptions, createContentFilesLoader } from "./content_files.ts";
 import { type Exclusions, exclusionsOf } from "./exclusions.ts";
-import { expandVariants } from "./variants.ts";
+import { resolveSite } from "./site.ts";
+import type { Warning } from "../source/parsed_file.ts";
 
 /** Where a pipeline's files come from: the content folder, or a snapshot's files. */
 export interface PipelineSource {
@@ -65,18 +66,38 @@ export interface PipelineOptions extends ContentFilesOptions {
  * ```ts
  * import { contentPipeline } from "./pipeline.ts";
  * import { loadConfigFile } from "../config/load.ts";
- * const pipeline = contentPipeline(await loadConfigFile("content/services.yaml"), {
+ * const pipeline = await contentPipeline(await loadConfigFile("content/services.yaml"), {
  *   keepBody: false,
  * });
  * const { index, exclusions } = await pipeline.build();
  * const next = await pipeline.build(index); // `index` itself when nothing changed
  * ```
  */
-export function contentPipeline(config: ContentConfig, options: PipelineOptions): Pipeline {
-  // A plugin with other locales or versions is a plugin per folder from here on (SPEC 16.3).
-  const expanded = expandVariants(config);
-  const source = createContentFilesLoader(expanded, options);
-  return createPipeline(indexSettings(expanded), source, options.now ?? Date.now);
+export async function contentPipeline(
+  config: ContentConfig,
+  options: PipelineOptions,
+): Promise<Pipeline> {
+  // What the site's generator says; a plugin with other locales or versions is a
+  // plugin per folder from here on (SPEC 16.3).
+  const site = await resolveSite(config);
+  const source = createContentFilesLoader(site.config, { ...options, pages: site.pages });
+  return createPipeline(
+    indexSettings(site.config),
+    withWarnings(source, site.warnings),
+    options.now ?? Date.now,
+  );
+}
+
+/** A source whose every load says the site's own warnings (a data config file that does not parse). */
+function withWarnings(source: PipelineSource, warnings: readonly Warning[]): PipelineSource {
+  if (warnings.length === 0) return source;
+  return {
+    foldersChanged: () => source.foldersChanged(),
+    load: async (paths, reread) => {
+      const loaded = await source.load(paths, reread);
+      return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
+    },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 // main thread's `prepare` (content_files.ts) does, so a cold start uses a second core. It holds
 // no state; each message is a batch of jobs, each reply their results.
 import { indexFile } from "../fields/indexed_file.ts";
+import type { PageContext } from "../fields/page.ts";
 import type { HelperBatch, HelperReply } from "../source/worker_pool.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
 import { isWarning } from "../source/parse.ts";
@@ -15,6 +16,8 @@ export interface ReadWorkerData {
   readonly keepBody: boolean;
   /** Each plugin's author keys and names (its `authors` file). */
   readonly authorNames?: Readonly<Record<string, ReadonlyMap<string, string>>>;
+  /** What each plugin's generator and variant say of its files' pages (SPEC 16). */
+  readonly pages?: Readonly<Record<string, PageContext>>;
 }
 
 interface WorkerScope {
@@ -24,13 +27,17 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 scope.onmessage = async ({ data: { id, jobs, data } }) => {
-  const { keepBody, authorNames } = data as ReadWorkerData;
+  const { keepBody, authorNames, pages } = data as ReadWorkerData;
   const results: HelperReply<IndexedFile>["results"][number][] = [];
   let i = 0;
   // Blocking reads: this thread does nothing else.
   await readContentFiles(() => jobs[i++], (read, { shown, plugin, extra }) => {
     if (isWarning(read.result)) return void results.push({ ...read, result: read.result });
-    const context = { authorNames: authorNames?.[plugin], git: extra as CommitDates | undefined };
+    const context = {
+      authorNames: authorNames?.[plugin],
+      git: extra as CommitDates | undefined,
+      ...pages?.[plugin],
+    };
     results.push({ ...read, result: indexFile(read.result, shown, { keepBody, context }) });
   }, true);
   scope.postMessage({ id, results });

@@ -4,16 +4,35 @@
 // its items' `uri` (so ids stay unique), and the items of every folder but
 // the default one say which page they are a variant of.
 import type { ContentConfig, ContentPluginConfig, VariantConfig } from "../config/types.ts";
+import { PLUGINS } from "../plugins.ts";
 import { slugify } from "../util/slugify.ts";
+
+/** One other folder of a plugin as its generator lays it out. */
+export type FoundVariant = VariantConfig & {
+  /**
+   * Its files are those of the plugin's folder whose names carry this
+   * locale (`about.de.md`: translations by file name), not a folder's.
+   */
+  readonly nameLang?: string;
+};
 
 /** A plugin's folders as found (SPEC 16.3 "Discovered from the generator"). */
 export interface FoundVariants {
   /** The other folders, each with its locale, version and route where known. */
-  readonly variants: readonly VariantConfig[];
+  readonly variants: readonly FoundVariant[];
   /** The plugin's own folder's version, where the generator names one (Docusaurus's `current`). */
   readonly ownVersion?: string;
   /** The plugin's own folder's route, where it is not the plugin's (`/docs/next`). */
   readonly ownRoute?: string;
+  /** What the own folder leaves to the others (their locale folders, their file names). */
+  readonly ownExclude?: readonly string[];
+  /** The locale the own folder's file names may carry (`license.en.md`). */
+  readonly ownNameLang?: string;
+  /**
+   * The default locale's folder inside the own folder (Starlight's `en/`):
+   * the others' pages are variants of the pages there.
+   */
+  readonly ownVariantFolder?: string;
 }
 
 /** One folder of a plugin before it becomes a plugin of its own. */
@@ -22,7 +41,15 @@ interface Folder {
   readonly route?: string;
   readonly lang?: string;
   readonly version?: string;
+  readonly nameLang?: string;
   readonly own: boolean;
+}
+
+/** A plugin's include globs for the files of one locale by name: `**\/*.md` → `**\/*.de.md`. */
+function namedFor(plugin: ContentPluginConfig, lang: string): string[] {
+  const include = plugin.include ?? PLUGINS[plugin.type].include;
+  // `**/*.md` and the extension shorthand `.md` alike: the locale before the extension.
+  return include.map((glob) => glob.replace(/(^|\*)\.([^./*]+)$/, `$1.${lang}.$2`));
 }
 
 /**
@@ -57,17 +84,20 @@ export function expandVariants(
   let changed = false;
   const plugins = config.plugins.flatMap((plugin): ContentPluginConfig[] => {
     const discovered = found.get(plugin.name);
-    const given = plugin.variants ?? discovered?.variants ?? [];
+    const given: readonly FoundVariant[] = plugin.variants ?? discovered?.variants ?? [];
     if (given.length === 0 && defaultLang === undefined) return [plugin];
     changed = true;
     // The plugin's own folder is one of its variants; an entry of `variants` may describe it.
-    const ownEntry = given.find((variant) => variant.path === plugin.path);
+    const ownEntry = given.find((variant) =>
+      variant.path === plugin.path && variant.nameLang === undefined
+    );
     const folders: Folder[] = [
       {
         path: plugin.path,
         route: ownEntry?.route ?? (plugin.variants ? undefined : discovered?.ownRoute),
         lang: ownEntry?.lang ?? defaultLang,
         version: ownEntry?.version ?? (plugin.variants ? undefined : discovered?.ownVersion),
+        nameLang: plugin.variants ? undefined : discovered?.ownNameLang,
         own: true,
       },
       ...given.filter((variant) => variant !== ownEntry).map((variant) => ({
@@ -104,12 +134,21 @@ export function expandVariants(
       const base = plugin.route === "/" ? "" : plugin.route;
       const route = folder.route ??
         (`${langPart ? `/${langPart}` : ""}${base}${versionPart ? `/${versionPart}` : ""}` || "/");
+      const found = plugin.variants ? undefined : discovered;
       return {
         ...plugin,
         name: i === 0 ? plugin.name : `${plugin.name}:${uriPrefix}`,
         path: folder.path,
         route,
         variants: undefined,
+        ...(folder.own && found?.ownExclude
+          ? { exclude: [...plugin.exclude, ...found.ownExclude] }
+          : {}),
+        ...(folder.nameLang !== undefined ? { nameLang: folder.nameLang } : {}),
+        ...(!folder.own && folder.nameLang !== undefined
+          ? { include: namedFor(plugin, folder.nameLang) }
+          : {}),
+        ...(i > 0 && found?.ownVariantFolder ? { variantOfPrefix: found.ownVariantFolder } : {}),
         ...(folder.lang !== undefined ? { lang: folder.lang } : {}),
         ...(folder.version !== undefined ? { version: folder.version } : {}),
         ...(uriPrefix ? { uriPrefix } : {}),

@@ -118,7 +118,7 @@ export async function listPlugins(
     };
     const listing = await listFiles(root, folder.slice(0, -1), {
       keep: select,
-      skipName: isSkippedName,
+      skipName: (name: string) => isSkippedName(name, plugin.generator),
       onLeftOut,
       onPassed: passed,
       blocking: first,

@@ -189,7 +189,8 @@ export function createLoader<T extends object>(
         const info = await entryInfo(abs);
         for (const owner of owners) {
           const path = abs.slice(owner.folder.length);
-          if (!isContentPath(path)) continue; // editors' swap files, `_drafts/`, `.git/`
+          // Editors' swap files, `_drafts/`, `.git/`.
+          if (!isContentPath(path, owner.plugin.generator)) continue;
           const key = entryKey(owner.plugin.name, abs);
           if (info.kind === "missing") {
             if (next.delete(key)) removed = true;

@@ -18,14 +18,25 @@ import { stem } from "../util/path.ts";
  * isSkippedName("guide.md"); // false
  * ```
  */
-export function isSkippedName(name: string): boolean {
-  return (name.startsWith(".") || name.startsWith("_")) && !/^_index\.[^./]+$/.test(name);
+export function isSkippedName(name: string, generator?: string): boolean {
+  if (name.startsWith(".") || name === "_attachments") return true;
+  if (!name.startsWith("_") || UNDERSCORE_CONTENT.has(generator ?? "plain")) return false;
+  // Hugo's section pages, in every language (`_index.de.md`, SPEC 16.4).
+  return !(generator === "hugo" ? /^_index(?:\.[^./]+)?\.[^./]+$/ : /^_index\.[^./]+$/).test(name);
 }
+
+/**
+ * The generators that publish files and folders whose names start with `_`
+ * (SPEC 16.4 "Partials by generator": MkDocs; VitePress): for the others,
+ * such names are partials, never content (SPEC 3).
+ */
+const UNDERSCORE_CONTENT = new Set(["mkdocs", "vitepress"]);
 
 /**
  * Whether a path relative to a plugin folder can be content at all: none of
  * its segments is a skipped name ({@link isSkippedName}), and an `_index.*`
- * is inside a folder (where it is the folder's own file, not at the top).
+ * is inside a folder (where it is the folder's own file, not at the top);
+ * under Hugo the top `_index.*` is the home page, a page of its own.
  *
  * @example
  * ```ts
@@ -33,13 +44,15 @@ export function isSkippedName(name: string): boolean {
  * isContentPath("guide/intro.md"); // true
  * isContentPath("guide/_index.md"); // true
  * isContentPath("_index.md"); // false
+ * isContentPath("_index.md", "hugo"); // true
  * isContentPath("guide/_attachments/a.md"); // false
  * ```
  */
-export function isContentPath(path: string): boolean {
+export function isContentPath(path: string, generator?: string): boolean {
   const segments = path.split("/");
-  if (segments.some(isSkippedName)) return false;
-  return segments.length > 1 || !segments[0].startsWith("_");
+  if (segments.some((name) => isSkippedName(name, generator))) return false;
+  return segments.length > 1 || !segments[0].startsWith("_") ||
+    UNDERSCORE_CONTENT.has(generator ?? "plain") || generator === "hugo";
 }
 
 /**
@@ -58,7 +71,7 @@ export function isContentPath(path: string): boolean {
  */
 export function fileSelector(
   plugin: PluginDeclaration,
-  options: Pick<ContentPluginConfig, "include" | "exclude">,
+  options: Pick<ContentPluginConfig, "include" | "exclude"> & { readonly generator?: string },
 ): (path: string) => boolean {
   const selection = fileSelection(plugin, options);
   return (path) => selection(path) === "selected";
@@ -87,12 +100,12 @@ export type Selection = "selected" | "not content" | "not included" | "excluded"
  */
 export function fileSelection(
   plugin: PluginDeclaration,
-  options: Pick<ContentPluginConfig, "include" | "exclude">,
+  options: Pick<ContentPluginConfig, "include" | "exclude"> & { readonly generator?: string },
 ): (path: string) => Selection {
   const include = globMatcher(options.include ?? plugin.include);
   const exclude = globMatcher(options.exclude);
   return (path) =>
-    !isContentPath(path)
+    !isContentPath(path, options.generator)
       ? "not content"
       : !include(path)
       ? "not included"
