@@ -705,6 +705,35 @@ describe("jekyll pages and collections (jekyllrb.com/docs/pages, /collections)",
     assert.deepEqual(pageOf(output, "pie.md"), site("/recipes/pie/"));
   });
 
+  it("inside the site folder, a file is where Jekyll sees it: a collection by its folder, pages from the root", () => {
+    const tutorials = setupOf("jekyll", {
+      type: "docs",
+      data: parseSiteData([{
+        name: "_config.yml",
+        text: "collections:\n  tutorials:\n    output: true\n    permalink: /learn/:path/\n",
+      }]).data,
+    });
+    // A docs plugin on `site/_tutorials`: its folder names the collection, not its type.
+    assert.deepEqual(
+      pageOf(tutorials, "advanced/plugins.md", {}, { siteFolder: "_tutorials" }),
+      site("/learn/advanced/plugins/"),
+    );
+    assert.deepEqual(pageOf(tutorials, "advanced/plugins.md"), route("/advanced/plugins.html"));
+    // A pages plugin on `site/docs` is published where Jekyll puts `docs/`, whatever its route.
+    assert.deepEqual(
+      pageOf(byDefault, "install.md", {}, { siteFolder: "docs" }),
+      site("/docs/install.html"),
+    );
+    assert.deepEqual(pageOf(byDefault, "about.md", {}, { siteFolder: "" }), site("/about.html"));
+    // A blog plugin on `site/_posts`.
+    assert.deepEqual(
+      pageOf(setupOf("jekyll", { type: "blog" }), "2009-04-29-slap-chop.md", {}, {
+        siteFolder: "_posts",
+      }),
+      site("/2009/04/29/slap-chop.html"),
+    );
+  });
+
   it("a permalink that climbs, leaves or names an unknown placeholder is a problem", () => {
     const own = setupOf("jekyll", { type: "pages", data: { siteUrl: "https://example.com" } });
     assertProblem(

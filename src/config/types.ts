@@ -65,6 +65,11 @@ export interface ContentPluginConfig {
   readonly nameLang?: string;
   /** Where the default variant's pages sit in its folder (Starlight's `en/`): `variant_of` starts there. */
   readonly variantOfPrefix?: string;
+  /**
+   * Its folder sits inside the default variant's (Starlight's `fr/`): its
+   * root page is that folder's own file, its `uri` the prefix alone.
+   */
+  readonly nested?: boolean;
 }
 
 /** The generators whose routing rules the feed knows (SPEC 16.1); `plain` is SPEC 4's own. */

@@ -20,6 +20,8 @@ export interface PageContext {
    * mkdocs-static-i18n's translations by file name): it leaves the slug.
    */
   readonly nameLang?: string;
+  /** The folder relative to the site folder, when it is inside it (`_tutorials`, `""`). */
+  readonly siteFolder?: string;
 }
 
 /** The generators for which front matter `permalink` is their own key, with placeholders. */
@@ -71,6 +73,7 @@ export function withPage(
     title: result.title,
     ...(context.lang !== undefined ? { lang: context.lang } : {}),
     ...(context.version !== undefined ? { version: context.version } : {}),
+    ...(context.siteFolder !== undefined ? { siteFolder: context.siteFolder } : {}),
   }, setup));
   for (const problem of problems) {
     warnings.push({ file: shown, message: `${problem}; the page is published at its default URL` });

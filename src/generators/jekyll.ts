@@ -6,8 +6,9 @@
 // `/:categories/:year/:month/:day/:title:output_ext`); a collection's document
 // likewise, with `/:collection/:path` by default; a page takes its front
 // matter `permalink`, else its path with the style's suffix (`index` its
-// folder's URL). A page's own path is from the plugin's route; a permalink, a
-// post's or a document's path is from the root of the site.
+// folder's URL). A page's own path is from the root of the site when its
+// folder is inside the site folder, else from the plugin's route; a
+// permalink, a post's or a document's path is from the root of the site.
 import { dateParts } from "./date_parts.ts";
 import {
   addPermalinkSuffix,
@@ -191,10 +192,16 @@ function pagePage(input: PageInput, setup: GeneratorSetup, site: JekyllData): Pa
 export const jekyll: GeneratorRules = {
   page(input, setup) {
     const site = setup.data.jekyll ?? JEKYLL_DEFAULTS;
-    const kind = kindOf(input.path, setup, site);
-    return kind.kind === "page"
-      ? pagePage(input, setup, site)
-      : documentPage(input, setup, site, kind);
+    // Inside the site folder, a file is where Jekyll sees it: from the site's root.
+    const fromSite = input.siteFolder !== undefined
+      ? { ...input, path: input.siteFolder ? `${input.siteFolder}/${input.path}` : input.path }
+      : input;
+    const kind = kindOf(fromSite.path, setup, site);
+    if (kind.kind !== "page") return documentPage(fromSite, setup, site, kind);
+    const page = pagePage(fromSite, setup, site);
+    return input.siteFolder !== undefined && "from" in page && page.from === "route"
+      ? { ...page, from: "site" }
+      : page;
   },
   // `EntryFilter#special?`: names starting with `_`, `.` or `#`, or ending in
   // `~`, are not pages, but for a collection's folder (`_posts`, `_<label>`)

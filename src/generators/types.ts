@@ -169,6 +169,13 @@ export interface PageInput {
   readonly lang?: string;
   /** The variant's version ("" or absent when none). */
   readonly version?: string;
+  /**
+   * The variant's folder relative to the site folder (`_tutorials`; `""`:
+   * the site folder itself), when it is inside it: Jekyll knows a
+   * collection's documents by their folder, and publishes pages from the
+   * site's root.
+   */
+  readonly siteFolder?: string;
 }
 
 /** Where a page is published. */

@@ -114,6 +114,7 @@ export function pluginTree(
     readonly uriPrefix?: string;
     readonly variant?: boolean;
     readonly variantOfPrefix?: string;
+    readonly nested?: boolean;
   } = {},
 ): PluginTree {
   const warnings: Warning[] = [];
@@ -172,9 +173,10 @@ export function pluginTree(
     const path = [...segments, fields.slug].join("/");
     // A variant's items (SPEC 16.3) start with its prefix: ids stay unique across variants.
     const own = parent ? `${parent.own}/${path}` : path;
-    // A variant's root page (its folder's `index.*` or `README.*`) is the variant's own
-    // page, as a folder's own file is the folder's: its uri is the prefix (SPEC 16.3).
-    const rootPage = variant.uriPrefix !== undefined && !parent && node.folders.length === 0 &&
+    // The root page (`index.*`, `README.*`) of a variant whose folder sits inside the
+    // default's (Starlight's `fr/`) is that folder's own file: its uri is the prefix.
+    const rootPage = variant.nested === true && variant.uriPrefix !== undefined && !parent &&
+      node.folders.length === 0 &&
       !node.file.path.includes("/") && OWN_NAMES.includes(stem(node.file.path));
     const uri = rootPage
       ? variant.uriPrefix!

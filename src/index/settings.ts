@@ -50,6 +50,8 @@ export interface PluginSettings {
   readonly variant?: boolean;
   /** Where the default variant's pages sit in its folder (Starlight's `en/`): `variant_of` starts there. */
   readonly variantOfPrefix?: string;
+  /** Its folder sits inside the default variant's: its root page's `uri` is the prefix alone. */
+  readonly nested?: boolean;
 }
 
 /**
@@ -100,6 +102,7 @@ export function indexSettings(config: ContentConfig): IndexSettings {
       ...(p.uriPrefix ? { uriPrefix: p.uriPrefix } : {}),
       ...(p.variant ? { variant: true } : {}),
       ...(p.variantOfPrefix ? { variantOfPrefix: p.variantOfPrefix } : {}),
+      ...(p.nested ? { nested: true } : {}),
     })),
   };
 }

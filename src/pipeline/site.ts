@@ -88,7 +88,10 @@ export async function resolveSite(config: ContentConfig): Promise<ResolvedSite> 
   }
   const expanded = expandVariants(config, found);
   const pages: Record<string, PageContext> = {};
-  for (const plugin of expanded.plugins) pages[plugin.name] = pageContext(plugin, data, eleventy);
+  for (const plugin of expanded.plugins) {
+    const folder = plugin.path === "" ? config.root : `${config.root}/${plugin.path}`;
+    pages[plugin.name] = pageContext(plugin, data, eleventy, underRoot(config.site, folder));
+  }
   return { config: expanded, pages, warnings };
 }
 
@@ -97,6 +100,7 @@ function pageContext(
   plugin: ContentPluginConfig,
   data: ReadonlyMap<string, SiteData>,
   eleventy: ReadonlyMap<string, SiteData["eleventy"]>,
+  siteFolder: string | undefined,
 ): PageContext {
   const own = plugin.name.replace(/:.*$/, "");
   const siteData = data.get(plugin.generator);
@@ -115,5 +119,6 @@ function pageContext(
     ...(plugin.lang !== undefined ? { lang: plugin.lang } : {}),
     ...(plugin.version !== undefined ? { version: plugin.version } : {}),
     ...(plugin.nameLang !== undefined ? { nameLang: plugin.nameLang } : {}),
+    ...(siteFolder !== undefined && plugin.generator !== "plain" ? { siteFolder } : {}),
   };
 }

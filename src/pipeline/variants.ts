@@ -45,6 +45,11 @@ interface Folder {
   readonly own: boolean;
 }
 
+/** Whether a folder sits inside another (`docs/fr` in `docs`; every folder in the content root `""`). */
+function isInside(path: string, folder: string): boolean {
+  return folder === "" ? path !== "" : path.startsWith(`${folder}/`);
+}
+
 /** A plugin's include globs for the files of one locale by name: `**\/*.md` → `**\/*.de.md`. */
 function namedFor(plugin: ContentPluginConfig, lang: string): string[] {
   const include = plugin.include ?? PLUGINS[plugin.type].include;
@@ -149,6 +154,7 @@ export function expandVariants(
           ? { include: namedFor(plugin, folder.nameLang) }
           : {}),
         ...(i > 0 && found?.ownVariantFolder ? { variantOfPrefix: found.ownVariantFolder } : {}),
+        ...(!folder.own && isInside(folder.path, plugin.path) ? { nested: true } : {}),
         ...(folder.lang !== undefined ? { lang: folder.lang } : {}),
         ...(folder.version !== undefined ? { version: folder.version } : {}),
         ...(uriPrefix ? { uriPrefix } : {}),
