@@ -80,11 +80,13 @@ function withoutTemplateDestinations(line: string): string {
 }
 
 /**
- * Whether a body may hold any of the above, with substring searches (a
- * case-insensitive pattern of all of them cost more than the rest of the
- * preparation): braces (MDX comments and expressions, attribute lists,
- * include markers, template tags), `:::`, `[[toc]]`, `[TOC]` and alerts
- * (`[!`), JSX components, scripts and styles, and the line starts.
+ * Whether a body may hold any of the above: one pattern of the markers
+ * that may stand anywhere (braces for MDX comments and expressions,
+ * attribute lists, include markers and template tags; `:::`, alerts' `[!`,
+ * tables of contents, `!!!`, `???`, `===`, `<<<`, `///`, `--8<--`), JSX
+ * components, scripts and styles where the body has a `<`, and MDX
+ * statements at a line's start, found by a scan of the lines' first
+ * characters (a multi-line pattern measured twice its time at start-up).
  *
  * @example
  * ```ts
@@ -94,17 +96,31 @@ function withoutTemplateDestinations(line: string): string {
  * ```
  */
 export function mayPrepare(body: string): boolean {
-  return body.includes("{") || body.includes(":::") || body.includes("[!") ||
-    /\[toc\]/i.test(body) || (body.includes("<") && TAGS.test(body)) || LINE_STARTS.test(body);
+  return MARKERS.test(body) || (body.includes("<") && TAGS.test(body)) || hasEsmLine(body);
 }
-const LINE_STARTS = /^(?:import|export|<<<|[ \t]*(?:!!!|\?\?\?|===|\/\/\/|;*-+8<-))/m;
+const MARKERS = /\{|:::|\[!|\[[tT][oO][cC]\]|!!!|\?\?\?|===|<<<|\/\/\/|8<-/;
 const TAGS = /<(?:\/?[A-Z]|\/?>|script|style|SCRIPT|STYLE)/;
+
+/** Whether a line of the body starts with `import` or `export`. */
+function hasEsmLine(body: string): boolean {
+  for (let at = 0; at < body.length;) {
+    const first = body.charCodeAt(at);
+    if (
+      (first === 105 && body.startsWith("import", at)) ||
+      (first === 101 && body.startsWith("export", at))
+    ) return true;
+    const end = body.indexOf("\n", at);
+    if (end === -1) return false;
+    at = end + 1;
+  }
+  return false;
+}
 
 /**
  * What the preparation follows across blank lines: MDX and Liquid comments,
  * template code blocks, scripts and styles, snippet blocks.
  */
-const SPANS_PREPARED = /\{\/\*|\{%-?\s*comment|highlight|<(?:script|style)|8<-/i;
+const SPANS_PREPARED = /\{\/\*|\{%-?\s*comment|highlight|<(?:script|style|SCRIPT|STYLE)|8<-/;
 
 /**
  * Whether a body may hold what the preparation follows across blank lines

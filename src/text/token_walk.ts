@@ -152,7 +152,9 @@ function hasWord(text: string): boolean {
 function htmlBlocks(written: string): TextBlock[] {
   const blocks: TextBlock[] = [];
   // A script's or a style's content is no text (a Vue page's `<script setup>`).
-  const html = written.includes("<") ? withoutElements(written, NOT_TEXT_ELEMENTS) : written;
+  const html = written.includes("<s") || written.includes("<S")
+    ? withoutElements(written, NOT_TEXT_ELEMENTS)
+    : written;
   const heading = firstSpan(html, H1_OPEN, H1_CLOSE);
   if (heading) {
     const text = plainHtml(html.slice(heading[1], heading[2]));
