@@ -127,12 +127,12 @@ export function withoutTemplates(text: string): string {
  * What is markup of generators' Markdown extensions but is text to
  * CommonMark: footnote references (`word[^1]`) and the start of a footnote
  * (`[^1]: …`), attribute lists (`{: .btn }`, `{ .md-button }`, `{ #id }`,
- * `{: #id .class key=value }`, `{ data-x=y }`) and include markers
+ * `{: #id .class key=value }`, `{ data-x=y }`, `{ data-search-exclude }`) and include markers
  * (`{!path!}`). A label holds no `[` (else a run of `[^` were quadratic to
  * search), an attribute list no brace.
  */
 const EXTENSION_MARKER =
-  /^\[\^[^[\]\s]+\]:\s*|\[\^[^[\]\s]+\]|\{:?[ \t]*(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+))(?:[ \t]+(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+)))*[ \t]*\}|\{![^{}!\n]+!\}/g;
+  /^\[\^[^[\]\s]+\]:\s*|\[\^[^[\]\s]+\]|\{:?[ \t]*(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+)|[a-z]+-[\w-]+)(?:[ \t]+(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+)|[a-z]+-[\w-]+))*[ \t]*\}|\{![^{}!\n]+!\}/g;
 
 /**
  * The same, but for an attribute list with an id that ends the text: a

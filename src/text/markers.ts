@@ -36,8 +36,12 @@ export const SNIPPET_FENCE = /^[ \t]*-+8<-+[ \t]*$/;
  */
 export const INCLUDE_LINE = /^[ \t]*(?:\{\*.*\*\}|\{!.*!\})[ \t]*$/;
 
-/** One attribute of an attribute list: `#id`, `.class`, `key=value`, `key="a value"`. */
-const ATTRIBUTE = /(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+))/.source;
+/**
+ * One attribute of an attribute list: `#id`, `.class`, `key=value`, `key="a value"`, or a
+ * hyphenated name alone (`data-search-exclude`).
+ */
+const ATTRIBUTE =
+  /(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+)|[a-z]+-[\w-]+)/.source;
 /**
  * An attribute list on a line of its own (Python-Markdown, kramdown):
  * `{ .md-button }`, `{ #id }`, `{: .class }`, `{ data-x=y }`, `{:toc}`.
