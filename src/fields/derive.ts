@@ -153,7 +153,7 @@ export function deriveFields(
   const description = fieldText(textOf("description")?.trim() ?? "") ||
     fieldText(textOf("summary")?.trim() ?? "") || cutDescription(text.prose);
 
-  const image = textOf("image")?.trim() || null;
+  const image = str("image")?.trim() || null;
 
   const authorKey = attrs.authors != null ? "authors" : "author";
   let authors: readonly NameSlug[] = ANONYMOUS;
