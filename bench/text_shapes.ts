@@ -47,6 +47,26 @@ const markdownPieces = [
   "## h\n",
   "- item\n",
   "| a |\n",
+  // SPEC 16.4: JSX tags and expressions, code spans around them, markers, quotes in template tags.
+  "<Card a={",
+  "<X ",
+  "<T `x` ",
+  "`",
+  "``<A>",
+  '{ "',
+  '{% "',
+  "{% '",
+  '{{ "',
+  "{#",
+  "{{< f\n",
+  "> [!NOTE]\n",
+  "!!! n\n    ",
+  "/// t\n",
+  "--8<--\n",
+  "{* x *}\n",
+  "{ #a .b }",
+  "<script>\n",
+  "<template #x>",
 ];
 const pieces = html ? htmlPieces : markdownPieces;
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { loadConfigFile, loadConfigObject } from "../src/config/load.ts";
-import { parseConfig } from "../src/config/parse.ts";
+import { parseAuthorsFile, parseConfig } from "../src/config/parse.ts";
 import { ConfigError, type ContentConfig } from "../src/config/types.ts";
 import { validateConfig } from "../src/config/validate.ts";
 
@@ -649,5 +649,89 @@ describe("loadConfigObject", () => {
       "options",
       "plugins.docs.path",
     );
+  });
+});
+
+describe("authors files as generators write them (SPEC 16.4)", () => {
+  const WHERE = "/site/services.yaml: authors (/site/authors.yml)";
+  const read = (text: string, file = "") => Object.fromEntries(parseAuthorsFile(text, WHERE, file));
+
+  it("maps a key to {name}, to a name, to Eleventy's and Hugo's {title}, {name, link}, {display_name}", () => {
+    const text = [
+      "ana:",
+      "  name: Ana Pérez",
+      "  title: Maintainer", // Docusaurus: a job title; the name comes first
+      "  url: https://ana.dev",
+      "bo: Bo Li",
+      "cy:",
+      "  title: Cy Ng",
+      "dee:",
+      "  name: Dee Ray",
+      "  link: https://dee.dev",
+      "eve:",
+      "  display_name: Eve Sun",
+    ].join("\n");
+    assert.deepEqual(read(text), {
+      ana: "Ana Pérez",
+      bo: "Bo Li",
+      cy: "Cy Ng",
+      dee: "Dee Ray",
+      eve: "Eve Sun",
+    });
+  });
+
+  it("reads JSON and TOML data files by their extension, and a list keyed by key, id or slug", () => {
+    assert.deepEqual(
+      read('{\n\t"ana": {\n\t\t"name": "Ana"\n\t},\n\t"bo": "Bo"\n}', "/site/_data/authors.json"),
+      { ana: "Ana", bo: "Bo" },
+    );
+    assert.deepEqual(
+      read('[ana]\nname = "Ana"\n\n[bo]\ntitle = "Bo"\n', "/site/data/authors.toml"),
+      {
+        ana: "Ana",
+        bo: "Bo",
+      },
+    );
+    assert.deepEqual(read("- key: ana\n  name: Ana\n- id: bo\n  title: Bo\n"), {
+      ana: "Ana",
+      bo: "Bo",
+    });
+  });
+
+  it("names the file, the key and the format in what it rejects", () => {
+    assertConfigError(() => read("ana:\n  bio: no name\n"), "/site/services.yaml", "ana", "{name");
+    assertConfigError(() => read("{ nope", "/site/a.json"), "/site/services.yaml", "invalid JSON");
+    assertConfigError(() => read("a = ", "/site/a.toml"), "/site/services.yaml", "invalid TOML");
+    assertConfigError(() => read("- name: Ana\n"), "/site/services.yaml", "key, id or slug");
+  });
+
+  it("reads the site-wide authors file at load; a plugin's own file wins for a key", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "content-feed-config-"));
+    try {
+      await mkdir(join(dir, "content", "blog"), { recursive: true });
+      await mkdir(join(dir, "content", "docs"), { recursive: true });
+      await writeFile(join(dir, "authors.yml"), "ana:\n  name: Ana Pérez\nbo:\n  title: Bo Li\n");
+      await writeFile(join(dir, "content", "blog", "authors.yml"), "bo: Bo from the blog\n");
+      const file = join(dir, "services.yaml");
+      await writeFile(
+        file,
+        yaml(
+          "path: content\nauthors: authors.yml\nplugins:\n  blog: { authors: authors.yml }\n  docs: ~",
+        ),
+      );
+      const config = await loadConfigFile(file);
+      const names = Object.fromEntries(
+        config.plugins.map((p) => [p.name, Object.fromEntries(p.authorNames ?? [])]),
+      );
+      assert.deepEqual(names, {
+        blog: { ana: "Ana Pérez", bo: "Bo from the blog" },
+        docs: { ana: "Ana Pérez", bo: "Bo Li" },
+      });
+      // A site-wide file that cannot be read is one start-up line naming the key.
+      await writeFile(file, yaml("path: content\nauthors: missing.yml\nplugins:\n  docs: ~"));
+      await assertConfigErrorAsync(() => loadConfigFile(file), file, "authors", "missing.yml");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

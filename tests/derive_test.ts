@@ -686,7 +686,8 @@ describe("SPEC 4: front matter syntax", () => {
 
   it("falls back on other wrong-typed keys too, with a warning per file and key", async () => {
     const files: Record<string, [string, RegExp]> = {
-      "docs/v-description.md": ["description: 42", /\bdescription\b/],
+      // A list, not a scalar: a scalar is its text (SPEC 16.4, tested below).
+      "docs/v-description.md": ["description: [42]", /\bdescription\b/],
       "docs/v-image.md": ["image: [1]", /\bimage\b/],
       "docs/v-slug.md": ["slug: { a: 1 }", /\bslug\b/],
       "docs/v-indexable.md": ['indexable: "no"', /\bindexable\b/],

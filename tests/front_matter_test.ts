@@ -169,3 +169,56 @@ describe("extract", () => {
     });
   });
 });
+
+describe("front matter that js-yaml 3 reads, read alike (SPEC 16.4)", () => {
+  // Each value is what js-yaml 3 (gray-matter's parser: Docusaurus, Eleventy, Astro, VitePress)
+  // gives for the block; js-yaml 5 and `yaml` reject or read each differently on their own.
+  const cases: [string, string, Record<string, unknown>][] = [
+    ["merge keys", "base: &b\n  x: 1\nother:\n  <<: *b\n  y: 2", {
+      base: { x: 1 },
+      other: { x: 1, y: 2 },
+    }],
+    [
+      "a list of merges, the map's own keys first",
+      "a: &a {x: 1}\nb: &b {y: 2}\nc:\n  x: 5\n  <<: [*a, *b]",
+      {
+        a: { x: 1 },
+        b: { y: 2 },
+        c: { x: 5, y: 2 },
+      },
+    ],
+    ["a tab before a key is no indentation", "a:\n\tb: 1\n\tc: 2", { a: null, b: 1, c: 2 }],
+    ["a tab after spaces before an item", "tags:\n  \t- a", { tags: ["a"] }],
+    ["a tab before the first key", "\ttitle: Hi", { title: "Hi" }],
+    ["a tab line after a map", "a:\n  b: 1\n\tc: 2", { a: { b: 1 }, c: 2 }],
+    ["a line of tabs after a block scalar's indicator", "description:\t|\n\t\ntitle: T", {
+      description: "",
+      title: "T",
+    }],
+    ["a flow list going on at the left margin", "tags: [a,\nb]", { tags: ["a", "b"] }],
+    ["a flow map going on at the left margin", "author: {name: Ana,\nurl: 'https://a.dev'}", {
+      author: { name: "Ana", url: "https://a.dev" },
+    }],
+    ["a tab after the colon", "title:\tHello", { title: "Hello" }],
+    ["CRLF line endings", "title: Hi\r\ndescription: There", { title: "Hi", description: "There" }],
+    ["a colon without a space in a value", "title: a:b", { title: "a:b" }],
+    ["odd indentation of a nested map", "a:\n   b: 1\n   c: 2", { a: { b: 1, c: 2 } }],
+    ["--- inside a block scalar", "desc: |\n  a\n  ---\n  b", { desc: "a\n---\nb\n" }],
+  ];
+  for (const [what, block, value] of cases) {
+    it(`reads ${what}`, () => {
+      assert.deepEqual(extract(`---\n${block}\n---\nBody`).attrs, value);
+    });
+  }
+
+  it("still rejects what js-yaml 3 rejects too: duplicate keys, an @ or a backtick starting a scalar", () => {
+    for (const block of ["title: A\ntitle: B", "author: @alice", "title: `code` thing"]) {
+      assert.match(failure(`---\n${block}\n---\nBody`).message, /invalid YAML/);
+    }
+  });
+
+  it("names an unknown alias as such, not as an alias bomb", () => {
+    const error = failure("---\ntitle: *nope\n---\nBody");
+    assert.doesNotMatch(error.message, /expand past/);
+  });
+});

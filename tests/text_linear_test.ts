@@ -30,6 +30,24 @@ const SHAPES: Record<string, (n: number) => string> = {
   "table rows": (n) => `| a | b |\n|---|---|\n${lines(n, (i) => `| ${i} | *x* |`)}`,
   "link definitions": (n) => `See [l1] and [l${n}].\n\n${lines(n, (i) => `[l${i}]: /u/${i}`)}`,
   "paragraphs with links": (n) => lines(n, (i) => `Part ${i} links [here](/p/${i}).\n`),
+  // SPEC 16.4: what the preparation takes out, line by line.
+  "JSX components with expressions": (n) =>
+    lines(n, (i) => `<Card title="c${i}" icon={{ a: ">" }}>\n  Card ${i}.\n</Card>\n`),
+  "components indented in a list": (n) =>
+    lines(
+      n,
+      (i) =>
+        `${i}. Step:\n\n    <Tabs>\n      <TabItem label="a">\n        \`x${i}\`\n      </TabItem>\n    </Tabs>\n`,
+    ),
+  "MkDocs admonitions and pymdownx blocks": (n) =>
+    lines(
+      n,
+      (i) => (i % 2 ? `!!! note\n    Body ${i}.\n` : `/// tip\n    type: x\n\nBody ${i}.\n///\n`),
+    ),
+  "alerts, snippets and attribute lists": (n) =>
+    lines(n, (i) => `> [!NOTE]\n> Note ${i}.\n\n--8<-- "s${i}.md"\n\nText.\n{ #a${i} .b }\n`),
+  "template tags with quotes": (n) =>
+    lines(n, (i) => `{% include "a.html" t="%} ${i}" %} text {{< tab "x" >}}in{{< /tab >}}\n`),
 };
 
 function lines(n: number, line: (i: number) => string): string {
@@ -251,6 +269,47 @@ describe("linear text work (issue 24)", () => {
       "<<< @/x.js",
       "word[^1] more",
       "[^1]: note",
+      // SPEC 16.4
+      "</Tabs>",
+      '  <TabItem label="a">',
+      "  </TabItem>",
+      "    <Tabs>",
+      "        ```sh",
+      "        npm i",
+      "<Card",
+      "  title={x}",
+      "/>",
+      '<Aside type="tip" data={{ a: "}" }}>',
+      "</Aside>",
+      "<>",
+      "</>",
+      "Use `<Tabs>` here",
+      "<script setup>",
+      "<style>",
+      "</style>",
+      "> [!NOTE]",
+      '> [!div class="x"]',
+      "        deeper",
+      "???+ tip",
+      "/// tip",
+      "/// admonition | T",
+      "    type: warning",
+      "///",
+      '--8<-- "a.md"',
+      "--8<--",
+      "snippets/x.md",
+      "{* ../x.py hl[1] *}",
+      "{!inc.md!}",
+      "{ .md-button }",
+      "{ #id }",
+      "text{ #id } end",
+      "{{< tab >}}",
+      "{{< /tab >}}",
+      "{{< figure",
+      '  src="x"',
+      ">}}",
+      '{% include "a" t="%}" %}',
+      "{# c #}",
       "a\r",
       "\r",
       "",

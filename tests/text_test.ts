@@ -526,6 +526,26 @@ describe("no body can crash or stall the extraction (fuzz)", () => {
       "\u0000",
       "\u2028",
       "https://x.example ",
+      // SPEC 16.4
+      "<Card a={",
+      '{ b: ">" }}>',
+      "<Tabs\n",
+      "> [!NOTE]\n",
+      "/// tip\n",
+      "///\n",
+      "    type: x\n",
+      "--8<--\n",
+      '--8<-- "a"\n',
+      "{* a *}",
+      "{!a!}",
+      "{ .b }",
+      "{{< f\n",
+      '{% "%}" %}',
+      "{#",
+      "#}",
+      "<script>",
+      "</script>",
+      "???+ tip\n    ",
     ];
     for (let i = 0; i < 2000; i++) {
       let body = "";

@@ -1,5 +1,6 @@
 // Loading the configuration (SPEC 2): the file read, parsed and checked,
-// the content root found and listable, each plugin's authors file read.
+// the content root found and listable, the site's and each plugin's
+// authors file read.
 // Above `source/` in the layers: it reads files through `source/fs.ts`.
 import { cwd, isFolder, listingProblem, readText } from "../source/fs.ts";
 import { resolvePath } from "../util/path.ts";
@@ -58,15 +59,31 @@ async function checkRoot(config: ContentConfig): Promise<ContentConfig> {
       `${config.source}: ${key}: content root ${config.root} cannot be read (${problem})`,
     );
   }
+  // The site-wide authors file (SPEC 16.4), read once: a plugin's own file wins for a key.
+  const siteNames = config.authorsFile === undefined ? undefined : await readAuthors(
+    config.authorsFile,
+    `${config.source}: ${key.replace(/path$/, "")}authors`,
+  );
   return { ...config, plugins: await Promise.all(config.plugins.map(withAuthors)) };
 
-  /** A plugin with its authors file read (SPEC 3 `authors`), relative to its folder. */
+  /** A plugin with its authors read (SPEC 3 `authors`, relative to its folder), over the site's. */
   async function withAuthors(plugin: ContentConfig["plugins"][number]) {
-    if (plugin.authors === undefined) return plugin;
+    if (plugin.authors === undefined) {
+      return siteNames === undefined ? plugin : { ...plugin, authorNames: siteNames };
+    }
     const file = resolvePath(`${config.root}/${plugin.path}`, plugin.authors);
     const where = `${config.source}: ${key.replace(/path$/, "")}plugins.${plugin.name}.authors`;
-    const text = await readText(file).catch(() => undefined);
-    if (text === undefined) throw new ConfigError(`${where}: ${file} cannot be read`);
-    return { ...plugin, authorNames: parseAuthorsFile(text, `${where} (${file})`) };
+    const own = await readAuthors(file, where);
+    return {
+      ...plugin,
+      authorNames: siteNames === undefined ? own : new Map([...siteNames, ...own]),
+    };
   }
+}
+
+/** An authors file read and parsed, or a {@link ConfigError} naming `where` and the file. */
+async function readAuthors(file: string, where: string): Promise<ReadonlyMap<string, string>> {
+  const text = await readText(file).catch(() => undefined);
+  if (text === undefined) throw new ConfigError(`${where}: ${file} cannot be read`);
+  return parseAuthorsFile(text, `${where} (${file})`, file);
 }

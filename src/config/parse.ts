@@ -1,6 +1,7 @@
-// The YAML texts of the configuration (SPEC 2, 3): the service file and a
-// plugin's authors file, parsed with the bound on aliases; pure (the caller
-// reads the files).
+// The texts of the configuration (SPEC 2, 3, 16.4): the service file and
+// the authors files (YAML, JSON or TOML), parsed with the bound on aliases;
+// pure (the caller reads the files).
+import { parse as parseToml } from "smol-toml";
 import { parseDocument } from "yaml";
 import { CONFIG_KEY, ConfigError, type ContentConfig } from "./types.ts";
 import { describe, isMap, validateConfig } from "./validate.ts";
@@ -55,38 +56,82 @@ export function parseConfig(text: string, file: string): ContentConfig {
 }
 
 /**
- * Reads an authors file (SPEC 3 `authors`, the shape of Docusaurus's
- * `authors.yml`): a map of author keys to `{name, …}` (or to a name). Pure:
- * the caller reads the file.
+ * Reads an authors file (SPEC 3 `authors`, 16.4): a map of author keys to
+ * what each stands for, in the shapes generators' data files use:
+ * Docusaurus's `authors.yml` (`{name, title, url, image_url}`, where
+ * `title` is the author's job), a name alone, Eleventy's and Hugo's data
+ * files (`{name, link}`, `{title}`, `{display_name}`), or a list of such maps
+ * each with its key as `key`, `id` or `slug`. YAML, JSON (`.json`) or TOML
+ * (`.toml`), by the file's extension. Pure: the caller reads the file.
  *
+ * @param file the file's path (its extension says JSON or TOML); YAML when absent
  * @throws {ConfigError} naming `where` when the text is not such a map
  *
  * @example
  * ```ts
  * import { parseAuthorsFile } from "./parse.ts";
  * parseAuthorsFile("ana:\n  name: Ana Pérez\n  title: Maintainer\n", "blog/authors.yml").get("ana"); // "Ana Pérez"
+ * parseAuthorsFile('{"bo": {"title": "Bo Li"}}', "_data/authors.json", "authors.json").get("bo"); // "Bo Li"
  * ```
  */
-export function parseAuthorsFile(text: string, where: string): ReadonlyMap<string, string> {
-  const doc = parseDocument(text, { uniqueKeys: true });
+export function parseAuthorsFile(
+  text: string,
+  where: string,
+  file = "",
+): ReadonlyMap<string, string> {
   let value: unknown;
   try {
-    if (doc.errors.length > 0) throw new Error(doc.errors[0].message.split("\n")[0]);
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+    if (/\.json$/i.test(file)) value = JSON.parse(text);
+    else if (/\.toml$/i.test(file)) value = parseToml(text);
+    else {
+      const doc = parseDocument(text, { uniqueKeys: true });
+      if (doc.errors.length > 0) throw new Error(doc.errors[0].message.split("\n")[0]);
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+    }
   } catch (error) {
-    throw new ConfigError(`${where}: invalid YAML: ${(error as Error).message.split("\n")[0]}`);
+    const kind = /\.json$/i.test(file) ? "JSON" : /\.toml$/i.test(file) ? "TOML" : "YAML";
+    throw new ConfigError(`${where}: invalid ${kind}: ${(error as Error).message.split("\n")[0]}`);
   }
   if (value == null) return new Map();
-  if (!isMap(value)) throw new ConfigError(`${where}: expected a map of author keys to {name}`);
+  const entries = Array.isArray(value) ? keyedEntries(value, where) : value;
+  if (!isMap(entries)) {
+    throw new ConfigError(`${where}: expected a map of author keys to {name}`);
+  }
   const names = new Map<string, string>();
-  for (const [key, entry] of Object.entries(value)) {
-    const name = typeof entry === "string" ? entry : isMap(entry) ? entry.name : undefined;
-    if (typeof name !== "string" || !name.trim()) {
+  for (const [key, entry] of Object.entries(entries)) {
+    const name = nameOf(entry);
+    if (name === undefined) {
       throw new ConfigError(
         `${where}: ${key}: expected {name: …} or a name, got ${describe(entry)}`,
       );
     }
-    names.set(key, name.trim());
+    names.set(key, name);
   }
   return names;
+}
+
+/** What an author entry names: a name alone, or a map's `name`, `display_name` or `title`. */
+function nameOf(entry: unknown): string | undefined {
+  const name = typeof entry === "string" ? entry : isMap(entry)
+    // Docusaurus's `title` is a job title: the name comes first wherever it is given.
+    ? [entry.name, entry.display_name, entry.title].find((v) => typeof v === "string" && v.trim())
+    : undefined;
+  return typeof name === "string" && name.trim() ? name.trim() : undefined;
+}
+
+/** A list of author maps as a map from each one's `key`, `id` or `slug`. */
+function keyedEntries(list: unknown[], where: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const entry of list) {
+    const key = isMap(entry)
+      ? [entry.key, entry.id, entry.slug].find((v) => typeof v === "string" && v !== "")
+      : undefined;
+    if (typeof key !== "string") {
+      throw new ConfigError(
+        `${where}: expected each listed author to have a key, id or slug, got ${describe(entry)}`,
+      );
+    }
+    out[key] = entry;
+  }
+  return out;
 }

@@ -13,6 +13,12 @@ export interface AttrReader {
   warn(key: string, expected: string, fallback: string): void;
   /** A string value; `undefined` when absent or (with a warning) not a string. */
   str(key: string): string | undefined;
+  /**
+   * A value where text is expected (SPEC 16.4): a string, or a number or a
+   * boolean as its text (`title: 2025`), without a warning; `undefined`
+   * when absent or (with a warning) a list or a map.
+   */
+  text(key: string): string | undefined;
   /** A boolean value; `undefined` when absent or (with a warning) not a boolean. */
   bool(key: string): boolean | undefined;
   /** A date as epoch ms; `undefined` when absent, empty or (with a warning) unparsable. */
@@ -27,8 +33,10 @@ export interface AttrReader {
  * ```ts
  * import { readAttrs } from "./attrs.ts";
  * const warnings: { file: string; message: string }[] = [];
- * const read = readAttrs({ title: 3, draft: false }, "docs/a.md", warnings);
+ * const read = readAttrs({ title: 3, image: [1], draft: false }, "docs/a.md", warnings);
  * read.str("title"); // undefined, and a warning
+ * read.text("title"); // "3", without a warning
+ * read.text("image"); // undefined, and a warning
  * read.bool("draft"); // false
  * ```
  */
@@ -53,6 +61,13 @@ export function readAttrs(
     return undefined;
   };
   const str = (key: string) => typed(key, isString, "a string");
+  const text = (key: string) => {
+    const value = attrs[key];
+    if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+      return Number.isNaN(value) ? undefined : String(value);
+    }
+    return typed(key, isString, "a string");
+  };
   const bool = (key: string) => typed(key, isBoolean, "true or false");
   const date = (key: string): number | undefined => {
     const value = attrs[key];
@@ -61,7 +76,7 @@ export function readAttrs(
     if (ms === undefined) warn(key, "a date (YYYY-MM-DD, ISO 8601 or Unix seconds)", "the default");
     return ms;
   };
-  return { attrs, warn, str, bool, date };
+  return { attrs, warn, str, text, bool, date };
 }
 
 function isString(value: unknown): value is string {

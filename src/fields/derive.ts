@@ -7,6 +7,7 @@ import { stem } from "../util/path.ts";
 import { slugify } from "../util/slugify.ts";
 import { readAttrs } from "./attrs.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
+import { fieldText } from "../text/field_text.ts";
 import { summarizeText } from "../text/summary.ts";
 import { cutDescription } from "./preview.ts";
 import { readingTime } from "./reading_time.ts";
@@ -126,7 +127,7 @@ export function deriveFields(
   context: DeriveContext = {},
 ): FileFields {
   const read = readAttrs(file.attrs, shown, warnings);
-  const { attrs, warn, str, date } = read;
+  const { attrs, warn, str, text: textOf, date } = read;
   // A folder's own file (x/index.md) takes its name, its slug and its date from the folder (SPEC 3).
   const own = ownFolderOf(file.path);
   const fileName = own === undefined
@@ -135,10 +136,12 @@ export function deriveFields(
   const fileStem = own === undefined ? stem(fileName) : fileName;
 
   let slug = "";
-  const ownSlug = attrs.slug;
-  if (ownSlug != null) {
-    if (typeof ownSlug === "string" || typeof ownSlug === "number") slug = slugify(String(ownSlug));
-    if (!slug) warn("slug", "a string with letters or digits", "the file name");
+  if (attrs.slug != null) {
+    const ownSlug = textOf("slug");
+    if (ownSlug !== undefined) slug = slugify(ownSlug);
+    if (!slug && ownSlug !== undefined) {
+      warn("slug", "a string with letters or digits", "the file name");
+    }
   }
   if (!slug) slug = slugify(fileStem);
   if (!slug) {
@@ -153,10 +156,11 @@ export function deriveFields(
 
   // One reading of the body gives the title fallback, the description and the words.
   const text = summarizeText(file.body, /\.html?$/i.test(file.path));
-  const title = str("title")?.trim() || text.heading || fileStem;
+  // Markup in a front-matter title or description is read as text (SPEC 16.4).
+  const title = fieldText(textOf("title")?.trim() ?? "") || text.heading || fileStem;
   // An empty description (templates often leave `description: ""`) falls back, as a title does.
-  const description = str("description")?.trim() || str("summary")?.trim() ||
-    cutDescription(text.prose);
+  const description = fieldText(textOf("description")?.trim() ?? "") ||
+    fieldText(textOf("summary")?.trim() ?? "") || cutDescription(text.prose);
 
   const image = str("image")?.trim() || null;
 

@@ -1,4 +1,4 @@
-import { CORE_SCHEMA, load } from "js-yaml";
+import { CORE_SCHEMA, load, mergeTag } from "js-yaml";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { parseDocument } from "yaml";
 import { parseSimpleYaml } from "./simple_yaml.ts";
@@ -42,18 +42,43 @@ function exceedsNodes(value: unknown, limit: number): boolean {
 }
 
 /**
+ * The schema front matter is read with: YAML's core schema (dates stay
+ * text, for our own date rule) and merge keys (`<<: *base`), which js-yaml
+ * 3, the parser of gray-matter and so of Docusaurus, Eleventy, Astro and
+ * VitePress, reads.
+ */
+const SCHEMA = CORE_SCHEMA.withTags(mergeTag);
+
+/**
  * The block parsed by `yaml` (YAML 1.2, core schema, so dates stay text),
  * or the js-yaml error as a {@link FrontMatterError} with its line when
- * `yaml` rejects it too.
+ * `yaml` rejects it too. What js-yaml 3 reads and both reject is read as
+ * js-yaml 3 reads it (SPEC 16.4): a tab in a line's indentation is no
+ * indentation (`yaml`'s recovery from that error gives js-yaml 3's value),
+ * a line of spaces and tabs is blank, and a flow collection may go on at
+ * the left margin on its next lines.
  */
 function parseLenient(frontMatter: string, jsYamlError: unknown): unknown {
-  const doc = parseDocument(frontMatter, { schema: "core" });
-  if (doc.errors.length === 0) {
+  let doc = parseDocument(frontMatter, { schema: "core", merge: true });
+  if (!doc.errors.every((e) => e.code === "TAB_AS_INDENT")) {
+    // js-yaml 3 reads a line of spaces and tabs as a blank line.
+    const normalized = withFlowIndented(frontMatter.replace(/^[ \t]*\t[ \t]*$/gm, ""));
+    if (normalized !== frontMatter) {
+      const again = parseDocument(normalized, { schema: "core", merge: true });
+      if (again.errors.every((e) => e.code === "TAB_AS_INDENT")) doc = again;
+    }
+  }
+  if (doc.errors.every((e) => e.code === "TAB_AS_INDENT")) {
     try {
       return doc.toJS({ maxAliasCount: MAX_NODES });
-    } catch {
+    } catch (error) {
+      const message = (error as Error).message.split("\n")[0];
       throw new FrontMatterError(
-        `invalid YAML in front matter: aliases expand past ${MAX_NODES.toLocaleString("en")} nodes`,
+        /alias/i.test(message) && !/unresolved|undefined/i.test(message)
+          ? `invalid YAML in front matter: aliases expand past ${
+            MAX_NODES.toLocaleString("en")
+          } nodes`
+          : `invalid YAML in front matter: ${message}`,
         2,
       );
     }
@@ -63,6 +88,43 @@ function parseLenient(frontMatter: string, jsYamlError: unknown): unknown {
   // +2: the mark is 0-based within the block, which starts on line 2.
   const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
   throw new FrontMatterError(`invalid YAML in front matter: ${reason}`, line);
+}
+
+/**
+ * The block with the lines that go on a flow collection (`tags: [a,` then
+ * `b]`) indented past the line that opened it, as js-yaml 3 reads them. A
+ * quote or a comment inside the collection is followed; the scan is linear.
+ */
+function withFlowIndented(frontMatter: string): string {
+  const lines = frontMatter.split("\n");
+  let depth = 0;
+  let quote = "";
+  let openedAt = 0;
+  let changed = false;
+  for (let l = 0; l < lines.length; l++) {
+    let line = lines[l];
+    if (depth > 0) {
+      const indent = /^[ \t]*/.exec(line)![0].length;
+      if (indent <= openedAt && line.trim() !== "") {
+        line = " ".repeat(openedAt + 1 - indent) + line;
+        lines[l] = line;
+        changed = true;
+      }
+    } else openedAt = /^ */.exec(line)![0].length;
+    for (let i = 0; i < line.length; i++) {
+      const char = line[i];
+      if (quote !== "") {
+        if (char === quote) quote = "";
+        else if (char === "\\" && quote === '"') i++;
+      } else if (char === '"' || char === "'") {
+        // A quote opens a string only where a scalar starts.
+        if (depth > 0 || /[\s:,[{]/.test(line[i - 1] ?? " ")) quote = char;
+      } else if (char === "#" && /\s/.test(line[i - 1] ?? " ")) break;
+      else if (char === "[" || char === "{") depth++;
+      else if ((char === "]" || char === "}") && depth > 0) depth--;
+    }
+  }
+  return changed ? lines.join("\n") : frontMatter;
 }
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
@@ -189,7 +251,7 @@ export function extract<T = Record<string, unknown>>(text: string): Extract<T> {
   const simple = parseSimpleYaml(frontMatter);
   if (simple) return { attrs: simple as T, body, frontMatter };
   try {
-    attrs = load(frontMatter, { schema: CORE_SCHEMA });
+    attrs = load(frontMatter, { schema: SCHEMA });
   } catch (error) {
     // js-yaml is stricter than YAML 1.2 in places: a block it rejects is
     // parsed again with `yaml`, and only a block both reject leaves the item

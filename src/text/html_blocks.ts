@@ -35,7 +35,7 @@ const PROSE = new Set(["p", "li", "dd", "blockquote", "figcaption", "td", "summa
  * ```
  */
 export function htmlDocumentBlocks(html: string): TextBlock[] {
-  const source = withoutHidden(html.replace(/<!--[\s\S]*?(?:-->|$)/g, ""));
+  const source = withoutElements(html.replace(/<!--[\s\S]*?(?:-->|$)/g, ""), HIDDEN_OPEN);
   const blocks: TextBlock[] = [];
   // The open block elements, innermost last (a stack, bounded by the input), and where
   // each name is in it: closing one, or asking for an open `pre`, looks at no other.
@@ -82,18 +82,26 @@ export function htmlDocumentBlocks(html: string): TextBlock[] {
 }
 
 /**
- * `html` without the elements of {@link HIDDEN_OPEN} and what they hold, each
- * to its end tag: what `/<(script|…)\b[^<>]*>[\s\S]*?<\/\1\s*>/gi` takes out,
- * each end tag looked for from where the last search for it ended.
+ * `html` without the elements whose start tags `opens` finds (a pattern
+ * with the `g` flag whose first group is the element's name) and what they
+ * hold, each to its end tag: what `/<(script|…)\b[^<>]*>[\s\S]*?<\/\1\s*>/gi`
+ * takes out, each end tag looked for from where the last search for it
+ * ended.
+ *
+ * @example
+ * ```ts
+ * import { withoutElements } from "./html_blocks.ts";
+ * withoutElements("<p>Hi</p><script>x()</script>", /<(script)\b[^<>]*>/gi); // "<p>Hi</p>"
+ * ```
  */
-function withoutHidden(html: string): string {
+export function withoutElements(html: string, opens: RegExp): string {
   /** Per element name, the next end tag found: its start and end (-1: none left). */
   const ends = new Map<string, [number, number]>();
   let out = "";
   let at = 0;
   for (let from = 0;;) {
-    HIDDEN_OPEN.lastIndex = from;
-    const start = HIDDEN_OPEN.exec(html);
+    opens.lastIndex = from;
+    const start = opens.exec(html);
     if (!start) break;
     const name = start[1].toLowerCase();
     const after = start.index + start[0].length;

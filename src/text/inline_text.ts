@@ -18,6 +18,9 @@ const INLINE_MARKUP = /[\\`*_~[\]<>&{}\t]/;
  * content as the inline parser would give it (the spaces around each line
  * break dropped).
  *
+ * @param heading whether the token is a heading's: an attribute list that
+ * ends it (`{ #id .class }`) stays, for the heading's anchor
+ *
  * @example
  * ```ts
  * import { inlineTextOf } from "./inline_text.ts";
@@ -29,6 +32,7 @@ const INLINE_MARKUP = /[\\`*_~[\]<>&{}\t]/;
 export function inlineTextOf(
   token: InlineToken,
   env: MarkdownEnv,
+  heading = false,
 ): { text: string; imagesOnly: boolean } {
   // The block parser leaves every inline's children empty; the full parse fills them.
   let children = token.children;
@@ -47,7 +51,7 @@ export function inlineTextOf(
     ((c.type === "text" || c.type === "text_special") && c.content.trim() === "") ||
     c.type === "html_inline"
   );
-  return { text: inlineText(children), imagesOnly };
+  return { text: inlineText(children, heading), imagesOnly };
 }
 
 /**
@@ -55,11 +59,11 @@ export function inlineTextOf(
  * markers dropped, template tags dropped from the prose (never from code
  * spans, which show them as written).
  */
-function inlineText(children: readonly InlineToken[]): string {
+function inlineText(children: readonly InlineToken[], heading = false): string {
   let text = "";
   let prose = "";
   const flush = () => {
-    if (prose) text += withoutMarkers(withoutTemplates(prose));
+    if (prose) text += withoutMarkers(withoutTemplates(prose), heading);
     prose = "";
   };
   for (const child of children) {
@@ -73,7 +77,7 @@ function inlineText(children: readonly InlineToken[]): string {
         text += child.content;
         break;
       case "image":
-        prose += inlineText(child.children ?? []);
+        prose += inlineText(child.children ?? [], heading);
         break;
       case "softbreak":
       case "hardbreak":
@@ -122,12 +126,23 @@ export function withoutTemplates(text: string): string {
 /**
  * What is markup of generators' Markdown extensions but is text to
  * CommonMark: footnote references (`word[^1]`) and the start of a footnote
- * (`[^1]: …`), and attribute lists of classes (`{: .btn }`, `{ .md-button }`).
- * A label holds no `[` (else a run of `[^` were quadratic to search).
+ * (`[^1]: …`), attribute lists (`{: .btn }`, `{ .md-button }`, `{ #id }`,
+ * `{: #id .class key=value }`, `{ data-x=y }`, `{ data-search-exclude }`) and include markers
+ * (`{!path!}`). A label holds no `[` (else a run of `[^` were quadratic to
+ * search), an attribute list no brace.
  */
-const EXTENSION_MARKER = /^\[\^[^[\]\s]+\]:\s*|\[\^[^[\]\s]+\]|\{:?[ \t]*\.[\w-][^{}\n]*\}/g;
+const EXTENSION_MARKER =
+  /^\[\^[^[\]\s]+\]:\s*|\[\^[^[\]\s]+\]|\{:?[ \t]*(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+)|[a-z]+-[\w-]+)(?:[ \t]+(?:[#.][\w-][^{}\s]*|[\w-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s{}"']+)|[a-z]+-[\w-]+))*[ \t]*\}|\{![^{}!\n]+!\}/g;
 
-/** Prose without the markers of {@link EXTENSION_MARKER}. */
-function withoutMarkers(text: string): string {
-  return text.includes("[^") || text.includes("{") ? text.replace(EXTENSION_MARKER, "") : text;
+/**
+ * The same, but for an attribute list with an id that ends the text: a
+ * heading's anchor, which the heading's reading takes.
+ */
+const HEADING_MARKER =
+  /^\[\^[^[\]\s]+\]:\s*|\[\^[^[\]\s]+\]|\{:?[ \t]*\.[\w-][^{}\n]*\}|\{![^{}!\n]+!\}/g;
+
+/** Prose without the markers of {@link EXTENSION_MARKER} (of {@link HEADING_MARKER} in a heading). */
+function withoutMarkers(text: string, heading: boolean): string {
+  if (!text.includes("[^") && !text.includes("{")) return text;
+  return text.replace(heading ? HEADING_MARKER : EXTENSION_MARKER, "");
 }

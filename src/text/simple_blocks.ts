@@ -14,12 +14,13 @@ import type { TextBlock } from "./blocks.ts";
  * brackets, entities, braces, code, emphasis, escapes, tables,
  * strikethrough) or a space other than a space or a line feed (what `\s`
  * holds but those two); or a line that starts another kind of block (a list,
- * a quote, a break or setext underline, an admonition (`:::`, `!!!`, `???`),
+ * a quote, a break or setext underline, an admonition (`:::`, `!!!`, `???`,
+ * `///`),
  * an ESM statement, an
  * indented line), or starts with `#` without being a heading of plain text.
  */
 export const NOT_SIMPLE =
-  /[[\]<>&{}`*_\\|~\r\t\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^(?:[-+=>:]|!!!|\?\?\?|\d{1,9}[.)]|import\b|export\b| +\S|#(?!#{0,5}(?: +[^#\n]*)?$))/m;
+  /[[\]<>&{}`*_\\|~\r\t\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^(?:[-+=>:]|!!!|\?\?\?|\/\/\/|\d{1,9}[.)]|import\b|export\b| +\S|#(?!#{0,5}(?: +[^#\n]*)?$))/m;
 const HEADING = /^(#{1,6})(?: +([^#]*?))? *$/;
 
 /**

@@ -65,29 +65,29 @@ export function replaceSpans(text: string, open: Marker, close: Marker, by = "")
 }
 
 /**
- * `text` without Liquid tags (`{% … %}`, `{{ … }}`) and Hugo shortcodes
- * (`{{< … >}}`, `{{% … %}}`): what
+ * `text` without template tags: Liquid and Nunjucks tags (`{% … %}`),
+ * output tags (`{{ … }}`), Nunjucks comments (`{# … #}`) and Hugo
+ * shortcodes (`{{< … >}}`, `{{% … %}}`), whatever their arguments hold: a
+ * quote inside a tag (`{% include "a.html" title="x %} y" %}`) runs to its
+ * closing quote, and the tag to the first closer after it. Without quotes
+ * it is what
  * `text.replace(/\{\{[<%][\s\S]*?[>%]\}\}|\{%[\s\S]*?%\}|\{\{[\s\S]*?\}\}/g, "")`
- * gives, each closer looked for from where the last search for it ended.
+ * gives. Each closer and quote is looked for from where the last search for
+ * it ended (linear in the text).
+ *
+ * @param only which tags to take out (all by default)
  *
  * @example
  * ```ts
  * import { withoutTemplateTags } from "./spans.ts";
  * withoutTemplateTags("a {{< note >}}b{{< /note >}} {% if x %}c{% endif %} {{ d }}"); // "a b c "
+ * withoutTemplateTags('{% include "x.html" t="%}" %}Hi'); // "Hi"
  * ```
  */
-export function withoutTemplateTags(text: string): string {
+export function withoutTemplateTags(text: string, only?: (tag: string) => boolean): string {
   let brace = text.indexOf("{");
   if (brace === -1) return text;
-  // The next occurrence of each closer, kept while the search moves right: -1 is "none left".
-  const next = new Map<string, number>();
-  const nextOf = (closer: string, from: number) => {
-    const known = next.get(closer);
-    if (known === -1 || (known !== undefined && known >= from)) return known;
-    const found = text.indexOf(closer, from);
-    next.set(closer, found);
-    return found;
-  };
+  const next = createFinder(text);
   let out = "";
   let at = 0;
   for (; brace !== -1 && brace < text.length - 1; brace = text.indexOf("{", brace + 1)) {
@@ -95,23 +95,107 @@ export function withoutTemplateTags(text: string): string {
     let end = -1;
     if (second === "{" && (text[brace + 2] === "<" || text[brace + 2] === "%")) {
       // `{{<` … `>}}` or `%}}`: the nearer of the two.
-      const angle = nextOf(">}}", brace + 3);
-      const percent = nextOf("%}}", brace + 3);
+      const angle = next(">}}", brace + 3);
+      const percent = next("%}}", brace + 3);
       const close = angle === -1 ? percent : percent === -1 ? angle : Math.min(angle, percent);
       if (close !== -1) end = close + 3;
     }
-    if (end === -1 && second === "%") {
-      const close = nextOf("%}", brace + 2);
-      if (close !== -1) end = close + 2;
-    }
-    if (end === -1 && second === "{") {
-      const close = nextOf("}}", brace + 2);
-      if (close !== -1) end = close + 2;
-    }
-    if (end === -1) continue;
+    if (end === -1 && second === "%") end = tagEnd(text, brace + 2, "%}", next);
+    if (end === -1 && second === "{") end = tagEnd(text, brace + 2, "}}", next);
+    if (end === -1 && second === "#") end = tagEnd(text, brace + 2, "#}", next);
+    if (end === -1 || (only !== undefined && !only(text.slice(brace, end)))) continue;
     out += text.slice(at, brace);
     at = end;
     brace = end - 1;
   }
   return at === 0 ? text : out + text.slice(at);
+}
+
+/**
+ * Where `marker` next occurs at or after `from` (-1: none), remembering each
+ * marker's last answer: searches from increasing places cost one pass of
+ * the text per marker.
+ */
+function createFinder(text: string): (marker: string, from: number) => number {
+  const known = new Map<string, { from: number; found: number }>();
+  return (marker, from) => {
+    const last = known.get(marker);
+    if (last !== undefined && from >= last.from && (last.found === -1 || last.found >= from)) {
+      return last.found;
+    }
+    const found = text.indexOf(marker, from);
+    known.set(marker, { from, found });
+    return found;
+  };
+}
+
+/**
+ * The end of a tag whose arguments start at `from` and which `closer`
+ * closes (just past it), or -1: a quote inside the tag runs to its closing
+ * quote (a closer inside it is no closer); a quote that is not closed
+ * before the end of the text is a character like any other.
+ */
+function tagEnd(
+  text: string,
+  from: number,
+  closer: string,
+  next: (marker: string, from: number) => number,
+): number {
+  let close = next(closer, from);
+  if (close === -1) return -1;
+  let at = from;
+  for (;;) {
+    const double = next('"', at);
+    const single = next("'", at);
+    const quoteAt = double === -1 ? single : single === -1 ? double : Math.min(double, single);
+    if (quoteAt === -1 || quoteAt >= close) return close + closer.length;
+    const quoteEnd = next(text[quoteAt], quoteAt + 1);
+    if (quoteEnd === -1) return close + closer.length;
+    at = quoteEnd + 1;
+    if (quoteEnd >= close) {
+      const after = next(closer, at);
+      if (after === -1) return close + closer.length;
+      close = after;
+    }
+  }
+}
+
+/**
+ * The code spans of a line, as start and end pairs (a run of backticks to
+ * the next run of the same length), so that what they hold stays as
+ * written. Linear: each run's next run of its length is found in one pass
+ * from the end.
+ *
+ * @example
+ * ```ts
+ * import { codeSpans } from "./spans.ts";
+ * codeSpans("a `<b>` c"); // [2, 7]
+ * ```
+ */
+export function codeSpans(line: string): number[] {
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  for (let at = line.indexOf("`"); at !== -1;) {
+    let run = at;
+    while (line.charCodeAt(run) === 96) run++;
+    starts.push(at);
+    lengths.push(run - at);
+    at = line.indexOf("`", run);
+  }
+  const nextSame: number[] = new Array(starts.length);
+  const last = new Map<number, number>();
+  for (let k = starts.length - 1; k >= 0; k--) {
+    nextSame[k] = last.get(lengths[k]) ?? -1;
+    last.set(lengths[k], k);
+  }
+  const spans: number[] = [];
+  for (let k = 0; k < starts.length;) {
+    const close = nextSame[k];
+    if (close === -1) k++;
+    else {
+      spans.push(starts[k], starts[close] + lengths[close]);
+      k = close + 1;
+    }
+  }
+  return spans;
 }

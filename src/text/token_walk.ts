@@ -4,6 +4,7 @@
 import type { TextBlock } from "./blocks.ts";
 import { inlineTextOf, withoutTemplates } from "./inline_text.ts";
 import { type InlineToken, type MarkdownEnv, parseSource, unescapeAll } from "./parser.ts";
+import { withoutElements } from "./html_blocks.ts";
 import { firstSpan, replaceSpans } from "./spans.ts";
 
 /** Blocks with the source line each starts on (0-based), from one parse. */
@@ -38,7 +39,7 @@ export function walkTokens(source: string, eager: boolean): Walked {
  * ```
  */
 export function walk(tokens: readonly InlineToken[], env: MarkdownEnv): Walked {
-  const inlineOf = (token: InlineToken) => inlineTextOf(token, env);
+  const inlineOf = (token: InlineToken, heading = false) => inlineTextOf(token, env, heading);
   const blocks: TextBlock[] = [];
   const lines: number[] = [];
   // The items of a tight list are one paragraph of plain text, a line each.
@@ -63,7 +64,7 @@ export function walk(tokens: readonly InlineToken[], env: MarkdownEnv): Walked {
     switch (token.type) {
       case "heading_open": {
         const inline = tokens[++i];
-        const { text, anchor } = headingText(inlineOf(inline).text);
+        const { text, anchor } = headingText(inlineOf(inline, true).text);
         const level = Number(token.tag.slice(1));
         push(
           anchor === undefined
@@ -148,8 +149,12 @@ function hasWord(text: string): boolean {
  * The text of an HTML (or JSX) block: tags dropped, text children kept,
  * entities decoded; an `<h1>` in it is a level-1 heading (SPEC 4 `title`).
  */
-function htmlBlocks(html: string): TextBlock[] {
+function htmlBlocks(written: string): TextBlock[] {
   const blocks: TextBlock[] = [];
+  // A script's or a style's content is no text (a Vue page's `<script setup>`).
+  const html = written.includes("<s") || written.includes("<S")
+    ? withoutElements(written, NOT_TEXT_ELEMENTS)
+    : written;
   const heading = firstSpan(html, H1_OPEN, H1_CLOSE);
   if (heading) {
     const text = plainHtml(html.slice(heading[1], heading[2]));
@@ -163,6 +168,9 @@ function htmlBlocks(html: string): TextBlock[] {
   }
   return blocks;
 }
+
+/** Elements of an HTML block in Markdown whose content is never text. */
+const NOT_TEXT_ELEMENTS = /<(script|style)\b[^<>]*>/gi;
 
 /**
  * An `<h1>` tag's start and end (an `<` inside the tag ends the try: a run of

@@ -137,6 +137,7 @@ function plainLineStart(text: string, at: number): boolean {
       return false;
     case 33: // !!!
     case 63: // ???
+    case 47: // /// (a pymdownx block)
       return !(text.charCodeAt(at + 1) === code && text.charCodeAt(at + 2) === code);
     case 105: // import
       return !(text.startsWith("import", at) && !isAsciiWord(text.charCodeAt(at + 6)));
