@@ -6,6 +6,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// The SDK's export map gives this path no types Deno finds; the comment points at them.
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { parseConfig } from "../src/config/parse.ts";
 import { ConfigError } from "../src/config/types.ts";
 import {
@@ -165,6 +169,56 @@ describe("versions and locales (SPEC 16.3)", () => {
     });
   });
 
+  it("JSON Feed, MCP and OpenAPI take lang and version too; JSON Feed items say their language", async () => {
+    const config = VARIANTS.replace(
+      "      sitemap: ~\n",
+      "      sitemap: ~\n      mcp: ~\n      feed: ~\n",
+    );
+    await withSite(FILES, { config }, async (s) => {
+      const feed = (await s.json("/feed.json?lang=fr")).body;
+      assert.deepEqual(
+        feed.items.map((i: Json) => [i.id, i.url, i.language]),
+        [["docs_doc_fr_intro", "https://example.com/fr/docs/intro", "fr"]],
+      );
+      assert.equal(feed.home_page_url, "https://example.com/");
+      assert.equal((await s.json("/feed.json?version=3.0")).status, 400);
+      const client = new Client({ name: "variants-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL("http://localhost:8000/api/mcp"), {
+          fetch: (input, init) => s.api.fetch(new Request(input, init)),
+        }),
+      );
+      try {
+        const call = async (name: string, args: Record<string, unknown>) => {
+          const result = await client.callTool({ name, arguments: args }) as Json;
+          assert.equal(result.isError, undefined, JSON.stringify(result));
+          return JSON.parse(result.content[0].text);
+        };
+        const listed = await call("list_content", { version: "1.0" });
+        assert.deepEqual(listed.data.map((i: Json) => i.id), ["docs_doc_1-0_intro"]);
+        const found = await call("search_content", { query: "Bienvenue", lang: "fr" });
+        assert.deepEqual(found.data.map((i: Json) => i.id), ["docs_doc_fr_intro"]);
+        const none = await call("search_content", { query: "Bienvenue", lang: "en" });
+        assert.deepEqual(none.data, []);
+        // A value the site lacks: invalid params, naming the values it has.
+        await assert.rejects(
+          client.callTool({ name: "list_content", arguments: { lang: "de" } }),
+          /-32602: list_content: lang must be one of en, fr, got "de"/,
+        );
+      } finally {
+        await client.close();
+      }
+      const openapi = (await s.json("/api/openapi.json")).body;
+      const names = (path: string) =>
+        openapi.paths[path].get.parameters.map((p: Json) => p.name ?? p.$ref);
+      for (const path of ["/api/content.json", "/feed.json"]) {
+        const listed = JSON.stringify(names(path));
+        assert.match(listed, /lang/, path);
+        assert.match(listed, /version/, path);
+      }
+    });
+  });
+
   it("keeps a journal of before the two columns: its cursors go on", async () => {
     const s = await site(FILES, { config: VARIANTS });
     const state = join(s.root, ".content-feed");
@@ -261,6 +315,34 @@ describe("content-feed check says what a crawl would see (SPEC 16.5)", () => {
     "versions/1.0/intro.md": md({ title: "Intro (1.0)" }, `Welcome. ${LONG}`),
     "blog/2026-01-02-hello.md": md({ title: "Hello" }, LONG),
   };
+
+  it("names markup left in a text with the text around it, but not markup the page writes as text", async () => {
+    const root = await writeSite({
+      ...CHECKED,
+      "services.yaml": VARIANTS.replace("      api: ~\n", "      pages: ~\n      api: ~\n"),
+      "docs/intro.md": md({ title: "Intro" }, `Write &lt;Tabs&gt; around tabs. ${LONG}`),
+      "docs/guide/setup.md": md({ title: "Setup" }, LONG),
+      // Liquid in an HTML page: the text layer reads HTML pages as HTML.
+      "pages/about.html": `<html><head><title>About</title></head><body><p>${LONG}</p>` +
+        `<p>Read {% include callout.html %} first.</p></body></html>`,
+    });
+    try {
+      const [command, ...args] = RUNTIMES.deno("cli.ts");
+      const run = spawnSync(
+        command,
+        [...args, "check", "--json", "--config", join(root, "services.yaml")],
+        { encoding: "utf8" },
+      );
+      assert.equal(run.status, 1, run.stderr);
+      const markup = JSON.parse(run.stdout).findings.filter((f: Json) =>
+        f.kind === "markup in text"
+      );
+      assert.deepEqual(markup.map((f: Json) => f.file), ["pages/about.html"]);
+      assert.match(markup[0].detail, /Read \{% include callout\.html %\} first\./);
+    } finally {
+      await removeSite(root);
+    }
+  });
 
   it("counts the links that reach no item per target, names each file and line; exits 1", async () => {
     const root = await writeSite(CHECKED);

@@ -132,6 +132,8 @@ export async function findings(
       if (block.kind === "code") continue;
       const match = MARKUP.exec(block.text);
       if (!match || inlineCode.some((code) => code.includes(match[0].trim()))) continue;
+      // Markup the page writes as text (`&lt;Tabs&gt;`) is text on the site too.
+      if (!body.includes(match[0].trim())) continue;
       const around = block.text.slice(Math.max(0, match.index - 30), match.index + 50);
       own.push({ kind: "markup in text", file: item.file, detail: around.replace(/\s+/g, " ") });
       break;

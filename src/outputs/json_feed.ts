@@ -17,6 +17,7 @@ interface JsonFeedItem {
   date_modified: string;
   authors: { name: string }[];
   tags: string[];
+  language?: string;
 }
 
 /** A day (`YYYY-MM-DD`) as RFC 3339, which JSON Feed's dates are: its midnight, UTC. */
@@ -27,8 +28,9 @@ const rfc3339 = (day: string) => `${day}T00:00:00Z`;
  * items (the caller has filtered them, newest `date` first, and cut the
  * page): `id`, `url`, `title`, `summary` (the description), `content_text`
  * (the plain text), `image`, `date_published` (`date`), `date_modified`
- * (`last_update`), `authors` and `tags` (names); `next_url` while pages
- * remain.
+ * (`last_update`), `authors` and `tags` (names), `language` where the
+ * site has locales (SPEC 16.3); `next_url` while pages remain. The home
+ * page is the site's (`site_url`), where it is not the service's.
  *
  * @param textOf each item's plain text (SPEC 13; the caller makes them)
  * @param nextUrl the next page's URL, or `undefined` on the last page
@@ -53,7 +55,7 @@ export function renderJsonFeed(
   const feed = {
     version: "https://jsonfeed.org/version/1.1",
     title: title ?? new URL(base).host,
-    home_page_url: `${base}/`,
+    home_page_url: `${index.settings.siteUrl ?? base}/`,
     feed_url: feedUrl,
     ...(description ? { description } : {}),
     ...(nextUrl ? { next_url: nextUrl } : {}),
@@ -68,6 +70,7 @@ export function renderJsonFeed(
       date_modified: rfc3339(item.last_update),
       authors: item.authors.map(({ name }) => ({ name })),
       tags: item.tags.map(({ name }) => name),
+      ...(item.lang ? { language: item.lang } : {}),
     })),
   };
   return JSON.stringify(feed);
