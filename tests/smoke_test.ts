@@ -52,8 +52,8 @@ describe("the sample site (content/services.yaml)", () => {
       const ids: string[] = feed.data.map((item: { id: string }) => item.id);
       const perType: Record<string, number> = {};
       for (const item of feed.data) perType[item.type] = (perType[item.type] ?? 0) + 1;
-      assert.deepEqual(perType, { academy: 15, blog: 5, docs: 13, faq: 5, pages: 6 });
-      assert.equal(feed.meta.total, 44);
+      assert.deepEqual(perType, { academy: 15, blog: 5, docs: 17, faq: 5, pages: 6 });
+      assert.equal(feed.meta.total, 48);
       for (
         const left of [
           "blog_post_2025-12-05-roadmap-2026", // draft: true
@@ -79,6 +79,35 @@ describe("the sample site (content/services.yaml)", () => {
         "docs_doc_deploy_static-hosts",
         "docs_doc_deploy_docker",
         "docs_doc_orphaned_note",
+        // Its version 1.0 and its Spanish translation, each page a variant of one above.
+        "docs_doc_1-0_guide",
+        "docs_doc_1-0_guide_getting-started",
+        "docs_doc_es_guide",
+        "docs_doc_es_guide_getting-started",
+      ]);
+      const variants = await get(
+        "/api/content.json?type=docs&lang=es&include=url,lang,version,variant_of&fields=id,url,lang,version,variant_of",
+      );
+      assert.deepEqual(variants.data, [
+        {
+          id: "docs_doc_es_guide",
+          url: "https://example.com/es/docs/guide",
+          lang: "es",
+          version: "2.0",
+          variant_of: "docs_doc_guide",
+        },
+        {
+          id: "docs_doc_es_guide_getting-started",
+          url: "https://example.com/es/docs/guide/getting-started",
+          lang: "es",
+          version: "2.0",
+          variant_of: "docs_doc_guide_getting-started",
+        },
+      ]);
+      const older = await get("/docs/1-0/guide/getting-started.json");
+      assert.deepEqual([older.title, older.parent], [
+        "Getting started (Lumen 1.0)",
+        "docs_doc_1-0_guide",
       ]);
       // A folder without an own file is a plain path segment: its items have no parent.
       assert.equal((await get("/docs/orphaned/note.json")).parent, null);
