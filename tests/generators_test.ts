@@ -1220,3 +1220,128 @@ describe("site data files (SPEC 16.1)", () => {
     }]);
   });
 });
+
+// Rules a trial with sites written from each generator's documentation (not the
+// fixtures) found missing: each case names the page its expectation comes from.
+describe("generators: what a new user's sites showed (issue 26 trial)", () => {
+  it("vitepress: a dynamic route's [param].md is no page of its own (vitepress.dev/guide/routing#dynamic-routes)", () => {
+    const setup = setupOf("vitepress");
+    assert.deepEqual(pageOf(setup, "packages/[pkg].md"), { notPage: true });
+    assert.deepEqual(pageOf(setup, "packages/[pkg]/index.md"), { notPage: true });
+    assert.deepEqual(pageOf(setup, "packages/core.md"), route("/packages/core.html"));
+  });
+
+  it("hugo: a page its build options keep from rendering is no page (gohugo.io/content-management/build-options)", () => {
+    const setup = setupOf("hugo");
+    for (
+      const attrs of [
+        { build: { render: "never", list: "never" } },
+        { build: { render: "link" } },
+        { build: { render: false } },
+        { _build: { render: false } },
+        { headless: true },
+      ]
+    ) {
+      assert.deepEqual(
+        pageOf(setup, "snippets/notice.md", attrs),
+        { notPage: true },
+        JSON.stringify(attrs),
+      );
+    }
+    assert.deepEqual(
+      pageOf(setup, "snippets/notice.md", { build: { render: "always", list: "never" } }),
+      route("/snippets/notice/"),
+    );
+  });
+
+  it("jekyll: a page takes a defaults: permalink scoped to its path (jekyllrb.com/docs/configuration/front-matter-defaults)", () => {
+    const setup = setupOf("jekyll", {
+      type: "pages",
+      data: parseSiteData([{
+        name: "_config.yml",
+        text: "permalink: /:categories/:title/\ndefaults:\n" +
+          "  - scope: { path: guides, type: pages }\n    values: { permalink: /handbook/:basename/ }\n" +
+          "  - scope: { path: legal, type: page }\n    values: { permalink: /policies/:basename:output_ext }\n",
+      }]).data,
+    });
+    assert.deepEqual(pageOf(setup, "guides/setup.md"), site("/handbook/setup/"));
+    // Front matter comes before the defaults; other folders keep their path.
+    assert.deepEqual(
+      pageOf(setup, "guides/index.md", { permalink: "/handbook/" }),
+      site("/handbook/"),
+    );
+    assert.deepEqual(pageOf(setup, "docs/install.md"), route("/docs/install/"));
+    // `type: page`, Jekyll 2's name, is `pages` (frontmatter_defaults.rb update_deprecated_types).
+    assert.deepEqual(pageOf(setup, "legal/terms.md"), site("/policies/terms.html"));
+  });
+
+  it("mkdocs: exclude_docs and draft_docs leave files out, as gitignore patterns (mkdocs.org configuration#exclude_docs)", () => {
+    const setup = setupOf("mkdocs", {
+      data: parseSiteData([{
+        name: "mkdocs.yml",
+        text: "exclude_docs: |\n  includes/\n  *.draft.md\n  !keep.draft.md\n  /top.md\n" +
+          "draft_docs: |\n  wip/**\n",
+      }]).data,
+    });
+    const partial = (path: string) => RULES.mkdocs!.isPartial(path, setup);
+    assert.equal(partial("includes/abbr.md"), true);
+    assert.equal(
+      partial("guide/includes/abbr.md"),
+      true,
+      "a pattern without an inner / matches at any depth",
+    );
+    assert.equal(partial("notes.draft.md"), true);
+    assert.equal(partial("guide/notes.draft.md"), true);
+    assert.equal(partial("keep.draft.md"), false, "! re-includes");
+    assert.equal(partial("top.md"), true);
+    assert.equal(partial("guide/top.md"), false, "a leading / anchors at docs_dir");
+    assert.equal(partial("wip/a/b.md"), true);
+    assert.equal(partial("includes.md"), false, "a trailing / names folders only");
+    assert.equal(partial("guide/intro.md"), false);
+    // The data stays structured-cloneable for the start-up helper.
+    assert.deepEqual(structuredClone(setup.data), setup.data);
+  });
+
+  it("starlight: a locale folder's slug names the locale, which its variant's route carries (starlight.astro.build/reference/frontmatter#slug)", () => {
+    const setup = setupOf("starlight");
+    // fr/guides/custom.md, indexed in the fr variant (published at /fr).
+    assert.deepEqual(
+      pageOf(setup, "guides/custom.md", { slug: "fr/guides/personnalise" }, { lang: "fr" }),
+      route("/guides/personnalise/"),
+    );
+    assert.deepEqual(pageOf(setup, "index.mdx", { slug: "fr" }, { lang: "fr" }), route("/"));
+    // The default locale's own en/ folder is part of the path: the slug stays as written.
+    assert.deepEqual(
+      pageOf(setup, "en/guides/x.md", { slug: "en/guides/y" }, { lang: "en" }),
+      route("/en/guides/y/"),
+    );
+    // A root-locale page's slug is a path from the route.
+    assert.deepEqual(
+      pageOf(setup, "reference/config.mdx", { slug: "reference/configuration" }, { lang: "en" }),
+      route("/reference/configuration/"),
+    );
+  });
+
+  it("eleventy: eleventyComputed.permalink comes before permalink (11ty.dev/docs/data-computed)", () => {
+    const setup = setupOf("eleventy", {
+      data: {
+        eleventy: parseEleventyData([{
+          path: "notes/notes.json",
+          text: '{"permalink": "/n/{{ page.fileSlug }}/", ' +
+            '"eleventyComputed": {"permalink": "/computed/{{ page.fileSlug }}/"}}',
+        }]).data,
+      },
+    });
+    assert.deepEqual(
+      pageOf(setup, "widget.md", {
+        permalink: "/plain/",
+        eleventyComputed: { permalink: "/computed/{{ page.fileSlug }}/" },
+      }),
+      site("/computed/widget/"),
+    );
+    assert.deepEqual(pageOf(setup, "widget.md", { eleventyComputed: { permalink: false } }), {
+      notPage: true,
+    });
+    assert.deepEqual(pageOf(setup, "notes/css.md"), site("/computed/css/"));
+  });
+});

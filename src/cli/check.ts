@@ -99,7 +99,13 @@ export async function checkContent(configFile: string): Promise<CheckReport> {
       pluginReport(plugin, config, index, exclusions)
     ),
     warnings: index.warnings,
-    findings: await findings(index, exclusions, config.root, config.maxFileSize),
+    findings: await findings(
+      index,
+      exclusions,
+      config.root,
+      config.maxFileSize,
+      Object.fromEntries(config.plugins.map((plugin) => [plugin.type, plugin.generator])),
+    ),
   };
 }
 

@@ -44,9 +44,35 @@ const UNEXPECTED = new Set([
   "too deep",
 ]);
 
-/** A link's target as it is compared with items' URLs: no fragment, query, `.html` or trailing `/`. */
+/**
+ * A link's target as it is compared with items' URLs: no fragment, query,
+ * `.html` or trailing `/`, and a folder's `index` (a server answers
+ * `/guide/` with `/guide/index.html`) folded into the folder.
+ */
 function normalized(target: string): string {
-  return target.replace(/[#?].*$/, "").replace(/\.html$/, "").replace(/\/+$/, "") || "/";
+  return target.replace(/[#?].*$/, "").replace(/\.html$/, "").replace(/(^|\/)index$/, "$1")
+    .replace(/\/+$/, "") || "/";
+}
+
+/**
+ * The generators that write a page's root-relative links under the site's
+ * base path (VitePress' `base`, Docusaurus' `baseUrl`: `/guide/x` on a site
+ * at `/handbook/` is `/handbook/guide/x`); VitePress also reads a link to a
+ * Markdown file (`/guide/x.md`) as its page. Elsewhere a link is a path from
+ * the host's root, as written.
+ */
+const BASE_RELATIVE = new Set(["vitepress", "docusaurus"]);
+
+/** Where a link of a page goes on the site: `base` is `site_url`'s path, without a trailing `/`. */
+function linkTarget(target: string, generator: string | undefined, base: string): string {
+  let path = target;
+  if (generator === "vitepress") path = path.replace(/\.md(?=$|[#?])/, "");
+  if (generator !== undefined && BASE_RELATIVE.has(generator) && base !== "") {
+    const inside = path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}#`) ||
+      path.startsWith(`${base}?`);
+    if (!inside) path = base + path;
+  }
+  return normalized(path);
 }
 
 /** The path of an item's URL, normalized as links are. */
@@ -75,7 +101,9 @@ function linksOf(body: string): { target: string; line: number }[] {
  * no item's url (each with its file and line); markup left in a page's
  * text (the 80 characters around it); files left out for a reason other
  * than draft, unlisted, partial or the configuration's globs. Bodies are
- * read again from `root`, 32 files at a time.
+ * read again from `root`, 32 files at a time. `generators` names each
+ * plugin type's generator: where it writes links under the site's base
+ * path (VitePress, Docusaurus), they are read there.
  *
  * @example
  * ```ts
@@ -92,8 +120,11 @@ export async function findings(
   exclusions: Exclusions,
   root: string,
   maxFileSize: number,
+  generators: Readonly<Record<string, string>> = {},
 ): Promise<Finding[]> {
   const found: Finding[] = [];
+  const siteUrl = index.settings.siteUrl;
+  const base = siteUrl ? new URL(siteUrl).pathname.replace(/\/+$/, "") : "";
   const urls = new Map<string, Item>();
   for (const item of index.items) {
     const path = pathOf(item.url);
@@ -119,8 +150,9 @@ export async function findings(
     const raw = decoder.decode(bytes);
     const before = raw.slice(0, Math.max(0, raw.indexOf(body.slice(0, 64)))).split("\n").length - 1;
     const own = pages[at];
+    const generator = Object.hasOwn(generators, item.type) ? generators[item.type] : undefined;
     for (const { target, line } of linksOf(body)) {
-      if (!urls.has(normalized(target))) {
+      if (!urls.has(linkTarget(target, generator, base))) {
         own.push({ kind: "broken link", file: item.file, line: before + line, detail: target });
       }
     }

@@ -87,6 +87,8 @@ export interface DeriveContext {
   readonly authorNames?: ReadonlyMap<string, string>;
   /** The file's commit dates, when the content is in a git work tree. */
   readonly git?: CommitDates;
+  /** The plugin's generator (SPEC 16), where it has one: its `slug` may be a URL path. */
+  readonly generator?: { readonly name: string };
 }
 
 /**
@@ -139,7 +141,11 @@ export function deriveFields(
   if (attrs.slug != null) {
     const ownSlug = textOf("slug");
     if (ownSlug !== undefined) slug = slugify(ownSlug);
-    if (!slug && ownSlug !== undefined) {
+    // Under a generator a slug is a URL path: `slug: /` (Docusaurus' home
+    // doc) names no page, and the file name makes the uri without a word.
+    const rootPath = ownSlug !== undefined && /^\/+$/.test(ownSlug.trim()) &&
+      context.generator !== undefined && context.generator.name !== "plain";
+    if (!slug && ownSlug !== undefined && !rootPath) {
       warn("slug", "a string with letters or digits", "the file name");
     }
   }

@@ -1,11 +1,13 @@
 // Eleventy (SPEC 16.2), from its Permalinks and "Eleventy Supplied Data"
-// pages and TemplateFileSlug.js: `permalink` from front matter, else from the
+// pages and TemplateFileSlug.js: `permalink` from front matter (its
+// `eleventyComputed.permalink` first), else from the
 // template's data file, else from the nearest directory data file (JSON only:
 // JavaScript data files are never run); a string with `{{ page.fileSlug }}`
 // and `{{ page.filePathStem }}` filled in, a path from the root of the site;
 // `false`: not a page. Without one, directory URLs from the plugin's route:
 // `a/b.md` → `/a/b/`, `a/index.md` and `a/a.md` → `/a/`.
 import { slugify } from "../util/slugify.ts";
+import { isMap } from "./data_text.ts";
 import { dateParts, MONTHS, pad, yearDay } from "./date_parts.ts";
 import { isDotName, pathParts, withoutExtension } from "./names.ts";
 import { cleanPath, climbsAbove, nonPathTarget, problem } from "./targets.ts";
@@ -121,7 +123,15 @@ function dataPermalink(data: EleventyData | undefined, path: string): unknown {
 export const eleventy: GeneratorRules = {
   page(input, setup) {
     const fallback = defaultPath(input.path);
-    const value = Object.hasOwn(input.attrs, "permalink")
+    // Computed data (11ty.dev/docs/data-computed) comes last in the cascade:
+    // front matter `eleventyComputed.permalink` wins over a plain `permalink`.
+    const computed = isMap(input.attrs.eleventyComputed) &&
+        Object.hasOwn(input.attrs.eleventyComputed, "permalink")
+      ? input.attrs.eleventyComputed
+      : undefined;
+    const value = computed
+      ? computed.permalink
+      : Object.hasOwn(input.attrs, "permalink")
       ? input.attrs.permalink
       : dataPermalink(setup.data.eleventy, input.path);
     if (value === false) return { notPage: true };

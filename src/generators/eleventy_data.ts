@@ -2,7 +2,8 @@
 // `<folder>/<folder>.json` and `<folder>/<folder>.11tydata.json` are the
 // folder's directory data; `<folder>/<name>.json` and `.11tydata.json` beside
 // a template `<name>.*` are its template data; `.11tydata.json` wins over
-// `.json`. Only `permalink` is kept. JavaScript data files are never run.
+// `.json`. Only `permalink` is kept (`eleventyComputed.permalink` before it).
+// JavaScript data files are never run.
 import { isMap, parseDataText } from "./data_text.ts";
 import type { EleventyData, SiteDataWarning } from "./types.ts";
 
@@ -64,8 +65,15 @@ export function parseEleventyData(
       warnings.push(parsed.warning);
       continue;
     }
-    if (!isMap(parsed.value) || !Object.hasOwn(parsed.value, "permalink")) continue;
-    const permalink = parsed.value.permalink;
+    if (!isMap(parsed.value)) continue;
+    // A computed permalink (data-computed) wins over the plain one of the same file.
+    const computed = isMap(parsed.value.eleventyComputed) &&
+        Object.hasOwn(parsed.value.eleventyComputed, "permalink")
+      ? parsed.value.eleventyComputed
+      : undefined;
+    const holder = computed ?? parsed.value;
+    if (!Object.hasOwn(holder, "permalink")) continue;
+    const permalink = holder.permalink;
     if (typeof permalink !== "string" && permalink !== false) {
       warnings.push({ file: path, message: "permalink: expected a string or false; left out" });
       continue;

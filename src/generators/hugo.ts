@@ -7,6 +7,8 @@
 // `uglyURLs`); the path is sanitized (spaces to `-`; dots and underscores
 // kept) and lower-cased unless `disablePathToLower`. `name.<lang>.md` is the
 // page in that language. Paths are from the plugin's route and language prefix.
+// A page whose own `build` options say it is not rendered is not a page.
+import { isMap } from "./data_text.ts";
 import { dateParts } from "./date_parts.ts";
 import {
   expandHugoPattern,
@@ -107,9 +109,23 @@ function urlPage(
   return { path: relative ? languagePrefix(hugo, input.lang) + path : path, from: "site" };
 }
 
+/**
+ * Whether the page's own build options keep Hugo from writing it
+ * (gohugo.io "Build options"): `build.render` `never`, or `link` (a
+ * permalink, no file); `false`, the older spelling, and the older `_build`
+ * key alike; `headless: true`, the older form of a headless bundle.
+ */
+function notRendered(attrs: Readonly<Record<string, unknown>>): boolean {
+  if (attrs.headless === true) return true;
+  const build = isMap(attrs.build) ? attrs.build : isMap(attrs._build) ? attrs._build : undefined;
+  const render = build?.render;
+  return render === false || render === "never" || render === "link" || render === "false";
+}
+
 /** Hugo. */
 export const hugo: GeneratorRules = {
   page(input, setup) {
+    if (notRendered(input.attrs)) return { notPage: true };
     const site = setup.data.hugo ?? HUGO_DEFAULTS;
     const { dirs, file } = pathParts(input.path);
     const stem = withoutLang(withoutExtension(file), input.lang);

@@ -5,8 +5,8 @@
 // else the posts collection's or the site's `permalink` (default `date`:
 // `/:categories/:year/:month/:day/:title:output_ext`); a collection's document
 // likewise, with `/:collection/:path` by default; a page takes its front
-// matter `permalink`, else its path with the style's suffix (`index` its
-// folder's URL). A page's own path is from the root of the site when its
+// matter `permalink`, else a `defaults:` one, else its path with the style's
+// suffix (`index` its folder's URL). A page's own path is from the root of the site when its
 // folder is inside the site folder, else from the plugin's route; a
 // permalink, a post's or a document's path is from the root of the site.
 import { dateParts } from "./date_parts.ts";
@@ -180,8 +180,17 @@ function pagePage(input: PageInput, setup: GeneratorSetup, site: JekyllData): Pa
     : addPermalinkSuffix("/:path/:basename", site.permalink);
   // A page's own path is where the site publishes the plugin's folder plus its
   // path in it: from the plugin's route (`/` for the site's root folder).
-  const fallback =
+  const byPath =
     () => ({ path: sanitizeUrl(fillPageTemplate(template, values)), from: "route" } as const);
+  // A `defaults:` permalink scoped to the page's path (and type `pages`) comes before it.
+  const configured = defaultPermalink(site, input.path, "pages");
+  const fallback = (): PagePath =>
+    configured === undefined ? byPath() : urlOf(
+      fillPageTemplate(configured, values),
+      "_config.yml defaults permalink",
+      configured,
+      byPath,
+    );
   const own = frontMatterPermalink(input, setup, fallback);
   if (own === undefined) return fallback();
   if (typeof own !== "string") return own;

@@ -31,6 +31,13 @@ function collectionsOf(value: unknown): JekyllCollection[] {
   return [posts, ...out];
 }
 
+/** A `defaults:` scope type Jekyll still reads under its old name (frontmatter_defaults.rb). */
+const DEPRECATED_TYPES: Readonly<Record<string, string>> = {
+  page: "pages",
+  post: "posts",
+  draft: "drafts",
+};
+
 /** `defaults:` entries that set a `permalink`. */
 function permalinkDefaultsOf(value: unknown): JekyllPermalinkDefault[] {
   if (!Array.isArray(value)) return [];
@@ -39,9 +46,13 @@ function permalinkDefaultsOf(value: unknown): JekyllPermalinkDefault[] {
       return [];
     }
     const scope = isMap(entry.scope) ? entry.scope : {};
+    const type = typeof scope.type === "string" ? scope.type : undefined;
     return [{
       path: typeof scope.path === "string" ? scope.path : "",
-      type: typeof scope.type === "string" ? scope.type : undefined,
+      // `update_deprecated_types`: the singular types Jekyll 2 wrote are the plural ones.
+      type: type !== undefined && Object.hasOwn(DEPRECATED_TYPES, type)
+        ? DEPRECATED_TYPES[type]
+        : type,
       permalink: entry.values.permalink,
     }];
   });

@@ -3,9 +3,24 @@
 // `README` is `index`; with `use_directory_urls` (the default) `a/b.md` is
 // `/a/b/` and an index its folder's URL, without it `a/b.html` and
 // `a/index.html`. mkdocs-static-i18n's suffix structure (`name.fr.md`) is the
-// same page in that locale. Paths are from the plugin's route.
+// same page in that locale. Paths are from the plugin's route. What
+// `exclude_docs` and `draft_docs` match is not published.
+import { gitignoreMatcher } from "./gitignore.ts";
 import { isDotName, pathParts, withoutExtension, withoutLang } from "./names.ts";
 import type { GeneratorRules, GeneratorSetup } from "./types.ts";
+
+/** The matcher of each site's exclusion lines, compiled once (a site's data is one object for all its files). */
+const MATCHERS = new WeakMap<readonly string[], (path: string) => boolean>();
+
+/** The compiled matcher of a site's `exclude_docs` and `draft_docs` lines. */
+function excludedBy(lines: readonly string[]): (path: string) => boolean {
+  let matcher = MATCHERS.get(lines);
+  if (!matcher) {
+    matcher = gitignoreMatcher(lines);
+    MATCHERS.set(lines, matcher);
+  }
+  return matcher;
+}
 
 /** MkDocs. */
 export const mkdocs: GeneratorRules = {
@@ -21,10 +36,14 @@ export const mkdocs: GeneratorRules = {
     return { path: name === "index" ? folder : `${folder}${name}/`, from: "route" };
   },
   // MkDocs publishes `_`-prefixed files; its default `exclude_docs` leaves out
-  // dot files and folders and the top-level `templates/` folder.
-  isPartial(path) {
+  // dot files and folders and the top-level `templates/` folder, and the
+  // site's own `exclude_docs` and `draft_docs` (drafts are only served by
+  // `mkdocs serve`) leave out what they match.
+  isPartial(path, setup) {
     const segments = path.split("/").filter(Boolean);
-    return segments.some(isDotName) || segments[0] === "templates";
+    if (segments.some(isDotName) || segments[0] === "templates") return true;
+    const lines = setup.data.mkdocs?.excludeDocs;
+    return lines !== undefined && lines.length > 0 && excludedBy(lines)(path);
   },
   // The `nav` title of the page (`- Title: path.md`); a suffix-structure
   // translation (`index.fr.md`) takes its page's.

@@ -1,5 +1,5 @@
 // MkDocs' `mkdocs.yml` as MkDocsData (mkdocs.org/user-guide/configuration:
-// `docs_dir`, `use_directory_urls`, `nav`; mkdocs-static-i18n's `i18n`
+// `docs_dir`, `use_directory_urls`, `nav`, `exclude_docs`, `draft_docs`; mkdocs-static-i18n's `i18n`
 // plugin: `docs_structure`, `languages`).
 import { isMap } from "./data_text.ts";
 import type { MkDocsData, MkDocsLanguage, SiteDataWarning } from "./types.ts";
@@ -41,6 +41,12 @@ export function navTitles(nav: unknown): Record<string, string> {
   };
   walk(nav);
   return Object.fromEntries(titles);
+}
+
+/** The lines of a gitignore-style setting (`exclude_docs: |` a block of lines; a list is read alike). */
+function linesOf(value: unknown): string[] {
+  if (typeof value === "string") return value.split(/\r?\n/);
+  return Array.isArray(value) ? value.filter((line) => typeof line === "string") : [];
 }
 
 /** The mkdocs-static-i18n plugin's settings, when `plugins` lists it. */
@@ -99,6 +105,7 @@ export function mkdocsDataOf(
       : MKDOCS_DEFAULTS.docsDir,
     useDirectoryUrls: typeof useDirectoryUrls === "boolean" ? useDirectoryUrls : true,
     navTitles: navTitles(config.nav),
+    excludeDocs: [...linesOf(config.exclude_docs), ...linesOf(config.draft_docs)],
     i18n: i18nOf(config.plugins),
   };
 }

@@ -3,10 +3,11 @@
 // `slug`, else each segment of the path without extension through
 // github-slugger, joined with `/`, a final `/index` dropped; Starlight
 // publishes `index` at the root and every page with a trailing slash. Paths
-// are from the plugin's route (a locale folder is part of the path).
+// are from the plugin's route (a locale folder is part of the path); a slug
+// names the locale folder too, which a locale variant's route carries.
 import { isDotName, pathParts, textOf, withoutExtension } from "./names.ts";
 import { climbsAbove, nonPathTarget, problem } from "./targets.ts";
-import type { GeneratorRules, PagePath } from "./types.ts";
+import type { GeneratorRules, PageInput, PagePath } from "./types.ts";
 
 /**
  * What github-slugger removes (its `script/generate-regex.mjs`): other
@@ -39,6 +40,24 @@ function pathOfId(id: string): string {
   return trimmed === "" || trimmed === "index" ? "/" : `/${trimmed}/`;
 }
 
+/**
+ * A slug without the locale folder its variant's route already carries. A
+ * slug is the page's id in the whole collection (Starlight tells a page's
+ * locale by the id's first segment): a page of `fr/` writes
+ * `slug: fr/guides/x`. Where the locale folder is a variant of its own
+ * (published under `/fr`, the file's path inside it), that first segment is
+ * the route's, not the path's; where the file's path starts with the locale
+ * folder (the default locale's `en/`), the slug stays as written.
+ */
+function withoutLocaleFolder(slug: string, input: PageInput): string {
+  const id = slug.replace(/^\/+/, "");
+  const lang = input.lang?.toLowerCase();
+  if (!lang || input.path.split("/")[0].toLowerCase() === lang) return id;
+  const lower = id.toLowerCase();
+  if (lower === lang) return "";
+  return lower.startsWith(`${lang}/`) ? id.slice(lang.length + 1) : id;
+}
+
 /** Starlight (Astro content collections). */
 export const starlight: GeneratorRules = {
   page(input, setup) {
@@ -53,7 +72,7 @@ export const starlight: GeneratorRules = {
     if (climbsAbove(slug.replace(/^\/+/, ""))) {
       return problem("slug", slug, "climbs above the plugin's route", fallback);
     }
-    return { path: pathOfId(slug), from: "route" };
+    return { path: pathOfId(withoutLocaleFolder(slug, input)), from: "route" };
   },
   // Astro's glob loader leaves out `_`-prefixed files and folders; dot files are never entries.
   isPartial(path) {

@@ -108,6 +108,11 @@ export interface MkDocsData {
   readonly useDirectoryUrls: boolean;
   /** `nav` titles by page path under `docs_dir` (`- Title: path.md`). */
   readonly navTitles: Readonly<Record<string, string>>;
+  /**
+   * The gitignore-style lines of `exclude_docs` and `draft_docs` (paths
+   * under `docs_dir`): files MkDocs does not publish; absent: none.
+   */
+  readonly excludeDocs?: readonly string[];
   /** The mkdocs-static-i18n plugin's `docs_structure` and languages, when it is configured. */
   readonly i18n:
     | { readonly structure: "suffix" | "folder"; readonly languages: readonly MkDocsLanguage[] }

@@ -25,6 +25,9 @@ const DOCUSAURUS_I18N: Readonly<Record<string, string>> = {
 /** A route under a locale's prefix (`/fr` + `/docs`; the site's root is `/fr`). */
 const under = (prefix: string, route: string) => `${prefix}${route === "/" ? "" : route}` || "/";
 
+/** A folder under a route (`/docs` + `next`; under the site's root `/`, `/next`, not `//next`). */
+const below = (route: string, name: string) => `${route === "/" ? "" : route}/${name}`;
+
 /**
  * The variants of a plugin as its generator lays them out, or `undefined`
  * where it has none: each other folder (or, for translations by file name,
@@ -60,9 +63,7 @@ export async function discoverVariants(
       const variants: FoundVariant[] = [];
       const versions = plugin.type === "docs" ? data.docusaurus?.versions ?? [] : [];
       const versionRoute = (v: string, prefix = "") =>
-        v === versions[0]
-          ? under(prefix, route)
-          : `${under(prefix, route)}/${v}`.replace("//", "/");
+        v === versions[0] ? under(prefix, route) : below(under(prefix, route), v);
       for (const version of versions) {
         const path = `${site}versioned_docs/version-${version}`;
         if (await io.isFolder(path)) variants.push({ path, version, route: versionRoute(version) });
@@ -83,7 +84,9 @@ export async function discoverVariants(
             path: current,
             lang,
             ...(versions.length ? { version: "current" } : {}),
-            route: versions.length ? `${under(`/${lang}`, route)}/next` : under(`/${lang}`, route),
+            route: versions.length
+              ? below(under(`/${lang}`, route), "next")
+              : under(`/${lang}`, route),
           });
         }
         for (const version of versions) {
@@ -96,7 +99,7 @@ export async function discoverVariants(
       if (variants.length === 0 && versions.length === 0) return undefined;
       return {
         variants,
-        ...(versions.length ? { ownVersion: "current", ownRoute: `${under("", route)}/next` } : {}),
+        ...(versions.length ? { ownVersion: "current", ownRoute: below(route, "next") } : {}),
       };
     }
     case "hugo": {
