@@ -316,6 +316,17 @@ describe("content-feed check says what a crawl would see (SPEC 16.5)", () => {
     "blog/2026-01-02-hello.md": md({ title: "Hello" }, LONG),
   };
 
+  it("a translation by file name shares its folder's listing: its globs skip no file of it", () => {
+    const [command, ...args] = RUNTIMES.deno("cli.ts");
+    const config = "tests/fixtures/generators/hugo-filenames/services.yaml";
+    const run = spawnSync(command, [...args, "check", "--json", "--config", config], {
+      encoding: "utf8",
+    });
+    const report = JSON.parse(run.stdout);
+    assert.ok(report.plugins.length > 1, run.stdout);
+    for (const plugin of report.plugins) assert.deepEqual(plugin.skipped, {}, plugin.plugin);
+  });
+
   it("names markup left in a text with the text around it, but not markup the page writes as text", async () => {
     const root = await writeSite({
       ...CHECKED,

@@ -127,8 +127,14 @@ function pluginReport(
   for (const reason of LEFT_OUT_REASONS) {
     if (byReason.has(reason)) leftOut[reason] = byReason.get(reason);
   }
+  // A translation by file name (`about.fr.md`) shares its folder with the default
+  // variant, which says what the folder skips: its own globs skip the other locales' files.
+  const sharesFolder =
+    index.settings.plugins.find((other) =>
+      other.path === plugin.path && (other.type ?? other.name) === type
+    ) !== plugin;
   // Extensions in order, whatever order the listing met them in.
-  const skipped = Object.fromEntries(
+  const skipped = sharesFolder ? {} : Object.fromEntries(
     Object.entries(selection?.skipped ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
   );
   return {
