@@ -28,17 +28,16 @@ export const CONFIG = `parameters:
 `;
 
 /**
- * Writes a site of about `count` content files under `root`; returns the
- * file paths. `markupShare` is the share of bodies that hold the markup of real
- * documentation (the rest are plain paragraphs under a heading).
+ * The writer of one content file of the bench's sites: realistic front
+ * matter (title, date, authors, tags, some drafts) and a 150–900-word body
+ * whose markup, for a share `markupShare` of bodies, is that of real
+ * documentation. Every file it writes draws from `random`, so one seed gives
+ * one site.
  */
-export async function generateSite(
-  root: string,
-  count: number,
-  seed = 42,
-  markupShare = 0.5,
-): Promise<string[]> {
-  const random = mulberry32(seed);
+function fileWriter(
+  random: () => number,
+  markupShare: number,
+): (title: string, extra: string) => string {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const sentence = (words: number) =>
     Array.from({ length: words }, () => pick(WORDS)).join(" ") + ".";
@@ -98,6 +97,22 @@ ${random() < 0.04 ? "draft: true\n" : ""}${extra}---
 ${body()}
 `;
   };
+  return file;
+}
+
+/**
+ * Writes a site of about `count` content files under `root`; returns the
+ * file paths. `markupShare` is the share of bodies that hold the markup of real
+ * documentation (the rest are plain paragraphs under a heading).
+ */
+export async function generateSite(
+  root: string,
+  count: number,
+  seed = 42,
+  markupShare = 0.5,
+): Promise<string[]> {
+  const random = mulberry32(seed);
+  const file = fileWriter(random, markupShare);
   const files = new Map<string, string>([["services.yaml", CONFIG]]);
   const share = Math.floor(count / 5);
   // academy: courses of 4 modules of 5 lessons (25 files a course)
@@ -142,11 +157,90 @@ ${body()}
       file(`Page ${i}`, `order: ${i}\n`),
     );
   }
+  await writeFiles(root, files);
+  return [...files.keys()].filter((p) => p !== "services.yaml");
+}
+
+/** Writes each file (path relative to `root` → text), its folders made first, 64 at a time. */
+async function writeFiles(root: string, files: ReadonlyMap<string, string>): Promise<void> {
   const dirs = new Set([...files.keys()].map((p) => dirname(join(root, p))));
   for (const dir of dirs) await mkdir(dir, { recursive: true });
   const entries = [...files];
   for (let i = 0; i < entries.length; i += 64) {
     await Promise.all(entries.slice(i, i + 64).map(([p, text]) => writeFile(join(root, p), text)));
   }
-  return entries.map(([p]) => p).filter((p) => p !== "services.yaml");
+}
+
+/** The versions of the Docusaurus site (versions.json, newest first); the docs folder is `current`. */
+const DOCUSAURUS_VERSIONS = ["2.0", "1.0"];
+
+/** Each of the six variants of a page: its folder in the Docusaurus layout and in the plain one. */
+const VARIANT_FOLDERS: readonly { docusaurus: string; plain: string }[] = ["en", "fr"].flatMap(
+  (lang) =>
+    ["current", ...DOCUSAURUS_VERSIONS].map((version) => {
+      const i18n = `i18n/${lang}/docusaurus-plugin-content-docs`;
+      return {
+        docusaurus: lang === "en"
+          ? (version === "current" ? "docs" : `versioned_docs/version-${version}`)
+          : `${i18n}/${version === "current" ? "current" : `version-${version}`}`,
+        plain: `docs/${lang}/${version}`,
+      };
+    }),
+);
+
+/** The Docusaurus site's config: its docs with their versions and their French translation. */
+export const DOCUSAURUS_CONFIG = `parameters:
+  service.content.config:
+    url: https://bench.example
+    site_url: https://bench.example
+    generator: docusaurus
+    site: .
+    locales: [en, fr]
+    plugins: { docs: { path: docs, route: /docs }, api: ~, sitemap: ~, mcp: ~ }
+`;
+
+/** The same files as a plain site: one docs plugin, each variant a folder of it. */
+export const PLAIN_DOCS_CONFIG = `parameters:
+  service.content.config:
+    url: https://bench.example
+    plugins: { docs: ~, api: ~, sitemap: ~, mcp: ~ }
+`;
+
+/**
+ * Writes the same `count` files twice (SPEC 16.3): under `docusaurusRoot` as a
+ * Docusaurus site of docs in 3 versions (`docs/` = `current`, and the two of
+ * `versions.json` in `versioned_docs/`) × 2 locales (`i18n/fr/…`), so 6
+ * variants of `count / 6` pages, with `DOCUSAURUS_CONFIG`; under `plainRoot`
+ * as a plain site whose docs plugin holds each variant in a folder of its
+ * own (`docs/fr/2.0/…`), with `PLAIN_DOCS_CONFIG`. Each file has the same
+ * bytes in both: only the layout and the generator differ. The pages are
+ * laid out as the other bench site's docs (sections of 10, the pages beside
+ * their section file); every variant of a page has a body of its own.
+ */
+export async function generateVariantSites(
+  plainRoot: string,
+  docusaurusRoot: string,
+  count: number,
+  seed = 42,
+  markupShare = 0.5,
+): Promise<void> {
+  const file = fileWriter(mulberry32(seed), markupShare);
+  const pages = Math.floor(count / VARIANT_FOLDERS.length);
+  const docusaurus = new Map<string, string>([
+    ["services.yaml", DOCUSAURUS_CONFIG],
+    ["versions.json", JSON.stringify(DOCUSAURUS_VERSIONS)],
+  ]);
+  const plain = new Map<string, string>([["services.yaml", PLAIN_DOCS_CONFIG]]);
+  for (const folder of VARIANT_FOLDERS) {
+    for (let i = 0; i < pages; i++) {
+      const section = Math.floor(i / 10);
+      const [path, text] = i % 10 === 0
+        ? [`section-${section}.md`, file(`Section ${section}`, "")]
+        : [`section-${section}/page-${i}.md`, file(`Doc ${i}`, `sidebar_position: ${i % 10}\n`)];
+      docusaurus.set(`${folder.docusaurus}/${path}`, text);
+      plain.set(`${folder.plain}/${path}`, text);
+    }
+  }
+  await writeFiles(docusaurusRoot, docusaurus);
+  await writeFiles(plainRoot, plain);
 }
