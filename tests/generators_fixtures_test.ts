@@ -425,7 +425,13 @@ const HUGO: Fixture = {
     ),
   },
   // Drafts are built only with --buildDrafts (https://gohugo.io/methods/page/draft/).
-  notPages: ["content/en/posts/upcoming-release.md"],
+  // Other files of a leaf bundle, Markdown too, at any depth, are its resources, not pages
+  // (https://gohugo.io/content-management/page-bundles/#leaf-bundles).
+  notPages: [
+    "content/en/posts/upcoming-release.md",
+    "content/en/posts/2024-bundles/captions.md",
+    "content/en/posts/2024-bundles/notes/review.md",
+  ],
 };
 
 const hugoByName = siteOf("https://hugo-i18n.example.org", { lang: "en" });

@@ -115,6 +115,7 @@ export function pluginTree(
     readonly variant?: boolean;
     readonly variantOfPrefix?: string;
     readonly nested?: boolean;
+    readonly leafBundles?: boolean;
   } = {},
 ): PluginTree {
   const warnings: Warning[] = [];
@@ -125,14 +126,13 @@ export function pluginTree(
     hidings.push(hiding);
     if (key !== undefined) hidden.set(key, hiding);
   };
+  const bundles = variant.leafBundles ? leafBundlesOf(files) : undefined;
   // A partial or a page the generator does not publish is no item, and no folder's own file.
   const pages = files.filter((file) => {
-    if (file.fields.notPage === undefined) return true;
-    hide(undefined, {
-      file: contentPath(prefix, file.path),
-      reason: file.fields.notPage,
-      stage: "tree",
-    });
+    const notPage = file.fields.notPage ??
+      (bundles && inLeafBundle(file.path, bundles) ? "not a page" : undefined);
+    if (notPage === undefined) return true;
+    hide(undefined, { file: contentPath(prefix, file.path), reason: notPage, stage: "tree" });
     return false;
   });
   const nodes = placeFiles(pages, plugin, warnings, {
@@ -297,4 +297,37 @@ function resolveHidings(
     const { file, reason, hiddenBy, stage } = resolve(hiding);
     return { file, reason: reason!, stage, ...(hiddenBy === undefined ? {} : { hiddenBy }) };
   }).sort((a, b) => compareText(a.file, b.file));
+}
+
+/** The folders of Hugo's leaf bundles: those with an `index.*` page (`_index.*` is a section's). */
+function leafBundlesOf(files: readonly IndexedFile[]): Set<string> {
+  const folders = new Set<string>();
+  for (const file of files) {
+    const slash = file.path.lastIndexOf("/");
+    if (isBundleIndex(file.path.slice(slash + 1)) && !file.fields.notPage) {
+      folders.add(slash < 0 ? "" : file.path.slice(0, slash));
+    }
+  }
+  return folders;
+}
+
+/** A bundle's page: `index.md`, or a translation's `index.de.md`. */
+function isBundleIndex(name: string): boolean {
+  return /^index(\.[\w-]+)?$/i.test(stem(name));
+}
+
+/** Whether a file is a resource of a leaf bundle: in a bundle's folder or below it, not its index. */
+function inLeafBundle(path: string, bundles: ReadonlySet<string>): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const own = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+  if (bundles.has(own) && isBundleIndex(name)) return false;
+  // The plugin's own folder as a bundle (a `content/index.md`) is the home page, not a bundle.
+  for (
+    let folder = own;
+    folder !== "";
+    folder = folder.slice(0, Math.max(0, folder.lastIndexOf("/")))
+  ) {
+    if (bundles.has(folder)) return true;
+  }
+  return false;
 }

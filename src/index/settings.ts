@@ -52,6 +52,11 @@ export interface PluginSettings {
   readonly variantOfPrefix?: string;
   /** Its folder sits inside the default variant's: its root page's `uri` is the prefix alone. */
   readonly nested?: boolean;
+  /**
+   * Hugo's leaf bundles: a folder with an `index.*` is one page, and the
+   * other files in it and below it are its resources, not pages (SPEC 16.4).
+   */
+  readonly leafBundles?: boolean;
 }
 
 /**
@@ -103,6 +108,7 @@ export function indexSettings(config: ContentConfig): IndexSettings {
       ...(p.variant ? { variant: true } : {}),
       ...(p.variantOfPrefix ? { variantOfPrefix: p.variantOfPrefix } : {}),
       ...(p.nested ? { nested: true } : {}),
+      ...(p.generator === "hugo" ? { leafBundles: true } : {}),
     })),
   };
 }
