@@ -164,4 +164,30 @@ describe("generators: a new user's sites (issue 26 trial)", () => {
     });
     assert.deepEqual(urls, { "content/about.md": "https://gopher.example.net/about/" });
   });
+
+  it("jekyll: a category's own _posts folder holds its posts (jekyllrb.com/docs/posts, /permalinks)", async () => {
+    const { urls, report } = await trial({
+      "services.yaml": `parameters:
+  service.content.config:
+    site_url: https://kettle.example.org
+    generator: jekyll
+    site: site
+    plugins:
+      pages: { path: site }
+      blog: { path: site/_posts }
+      api: ~
+`,
+      "site/_config.yml": "permalink: /:categories/:title/\n",
+      "site/index.md": md({ title: "Home" }, `See [the fest](/events/summer-fest/). ${LONG}`),
+      "site/_posts/2024-05-01-hello.md": md({ title: "Hello" }, LONG),
+      "site/events/_posts/2024-06-01-summer-fest.md": md({ title: "Summer fest" }, LONG),
+    });
+    assert.deepEqual(urls, {
+      "site/index.md": "https://kettle.example.org/",
+      "site/_posts/2024-05-01-hello.md": "https://kettle.example.org/hello/",
+      "site/events/_posts/2024-06-01-summer-fest.md":
+        "https://kettle.example.org/events/summer-fest/",
+    });
+    assert.deepEqual(report.findings, []);
+  });
 });

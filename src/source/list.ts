@@ -37,8 +37,8 @@ export interface LeftOutPath {
 export interface ListOptions {
   /** Whether a file (its path relative to the folder) is wanted. */
   readonly keep: (path: string) => boolean;
-  /** Whether a name is never content: such folders are not descended into. */
-  readonly skipName: (name: string) => boolean;
+  /** Whether a name is never content (`nested`: inside a folder of the listing): such folders are not descended into. */
+  readonly skipName: (name: string, nested: boolean) => boolean;
   /**
    * Told of a wanted file, a folder or a symbolic link that is left out, and
    * why (a link that is not followed is told whatever its name).
@@ -117,7 +117,7 @@ export async function listFiles(
     const folders: Promise<void>[] = [];
     for (const entry of entries) {
       const name = entry.name;
-      if (skipName(name)) continue;
+      if (skipName(name, rel !== "")) continue;
       const childAbs = `${abs}/${name}`;
       const childRel = rel ? `${rel}/${name}` : name;
       let childReal = `${real}/${name}`;

@@ -118,7 +118,7 @@ export async function listPlugins(
     };
     const listing = await listFiles(root, folder.slice(0, -1), {
       keep: select,
-      skipName: (name: string) => isSkippedName(name, plugin.generator),
+      skipName: (name: string, nested: boolean) => isSkippedName(name, plugin.generator, nested),
       onLeftOut,
       onPassed: passed,
       blocking: first,

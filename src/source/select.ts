@@ -8,7 +8,8 @@ import { stem } from "../util/path.ts";
  * starts with `.` or `_` (`.git/`, `_partials/`, `.a.md.swp`), the way
  * static site generators treat them, but `_index.*` (Hugo's section file),
  * which is a folder's own file. The listing skips such folders without
- * descending into them.
+ * descending into them. Under Jekyll, a `_posts` folder inside another
+ * (`nested`) holds that category's posts (`events/_posts/`): it is content.
  *
  * @example
  * ```ts
@@ -16,10 +17,12 @@ import { stem } from "../util/path.ts";
  * isSkippedName("_attachments"); // true
  * isSkippedName("_index.md"); // false
  * isSkippedName("guide.md"); // false
+ * isSkippedName("_posts", "jekyll", true); // false
  * ```
  */
-export function isSkippedName(name: string, generator?: string): boolean {
+export function isSkippedName(name: string, generator?: string, nested = false): boolean {
   if (name.startsWith(".") || name === "_attachments") return true;
+  if (nested && generator === "jekyll" && name === "_posts") return false;
   if (!name.startsWith("_") || UNDERSCORE_CONTENT.has(generator ?? "plain")) return false;
   // Hugo's section pages, in every language (`_index.de.md`, SPEC 16.4).
   return !(generator === "hugo" ? /^_index(?:\.[^./]+)?\.[^./]+$/ : /^_index\.[^./]+$/).test(name);
@@ -50,7 +53,7 @@ const UNDERSCORE_CONTENT = new Set(["mkdocs", "vitepress"]);
  */
 export function isContentPath(path: string, generator?: string): boolean {
   const segments = path.split("/");
-  if (segments.some((name) => isSkippedName(name, generator))) return false;
+  if (segments.some((name, i) => isSkippedName(name, generator, i > 0))) return false;
   return segments.length > 1 || !segments[0].startsWith("_") ||
     UNDERSCORE_CONTENT.has(generator ?? "plain") || generator === "hugo";
 }
