@@ -25,8 +25,8 @@ export interface LiveOptions {
   readonly relistInterval: number;
   /**
    * Watch the git repository that holds the content (config `git`): a
-   * commit, amend, rebase or checkout reloads the files the new commits
-   * touched, as an edit of them would.
+   * commit, amend, rebase or checkout reloads (with no path named: the
+   * reload asks git what the new commits touched, as an edit of them would).
    */
   readonly git: boolean;
   /** Re-reads the named paths (absolute), or lists everything without `paths`. */
@@ -43,8 +43,12 @@ export interface LiveOptions {
   readonly initial: Reloaded;
 }
 
-/** How long after a change event the index is rebuilt; further events in this window join it. */
+/** How long after the last change event the index is rebuilt; further events in this window join it. */
 const SETTLE_MS = 60;
+/** At most this long after the first event of a burst, the index is rebuilt however many follow. */
+const SETTLE_MAX_MS = 1000;
+/** What the git watcher reports: HEAD may have moved. */
+const HEAD_MOVED = Symbol("HEAD moved");
 /**
  * After a change that needed a full listing (a folder added, moved or
  * removed), one more full listing this much later: a recursive watcher
@@ -105,21 +109,33 @@ export function keepLive(options: LiveOptions): () => void {
   // The paths named in the settle window; `undefined` when an event named
   // none, which means a full listing.
   let changed: Set<string> | undefined = new Set();
-  const onChange = (name: string | undefined) => {
+  /** When the first event of the settle window came. */
+  let windowStart = 0;
+  const fire = () => {
+    const paths = changed ? [...changed] : undefined;
+    changed = new Set();
+    settle = undefined;
+    reload(paths).then(({ listed }) => {
+      if (!listed || closed) return;
+      clearTimeout(followUp);
+      followUp = setTimeout(relist, FOLLOW_UP_MS);
+    });
+  };
+  /**
+   * A change: a path the watcher named, `undefined` (none named: list
+   * everything) or {@link HEAD_MOVED} (a reload of what the commits since
+   * touched). The reload waits until no event came for {@link SETTLE_MS},
+   * and at most {@link SETTLE_MAX_MS} after the first: a burst (a checkout
+   * writing hundreds of files) is one reload.
+   */
+  const onChange = (name: string | undefined | typeof HEAD_MOVED) => {
     if (closed || avoiding) return;
     if (name === undefined) changed = undefined;
-    else changed?.add(`${root}/${name}`);
-    if (settle !== undefined) return;
-    settle = setTimeout(() => {
-      const paths = changed ? [...changed] : undefined;
-      changed = new Set();
-      settle = undefined;
-      reload(paths).then(({ listed }) => {
-        if (!listed || closed) return;
-        clearTimeout(followUp);
-        followUp = setTimeout(relist, FOLLOW_UP_MS);
-      });
-    }, SETTLE_MS);
+    else if (name !== HEAD_MOVED) changed?.add(`${root}/${name}`);
+    const now = Date.now();
+    if (settle === undefined) windowStart = now;
+    else clearTimeout(settle);
+    settle = setTimeout(fire, Math.max(0, Math.min(SETTLE_MS, windowStart + SETTLE_MAX_MS - now)));
   };
   const startWatching = () => {
     // A `.git` inside the content root is never content, and a commit or a
@@ -157,14 +173,9 @@ export function keepLive(options: LiveOptions): () => void {
   const sweep = unref(setInterval(() => {
     if (stopWatching && options.foldersChanged()) relist();
   }, SWEEP_MS));
-  // A commit's files join the settle window as changed files do (a checkout
-  // changes both); `undefined` (too many, or unknown) lists everything.
-  const stopGit = options.git
-    ? watchGitHead(root, (paths) => {
-      if (paths === undefined) onChange(undefined);
-      else for (const path of paths) onChange(path);
-    })
-    : undefined;
+  // A commit joins the settle window as changed files do (a checkout changes
+  // both): the reload asks git what the new commits touched.
+  const stopGit = options.git ? watchGitHead(root, () => onChange(HEAD_MOVED)) : undefined;
   const periodic = options.relistInterval > 0
     ? unref(setInterval(relist, options.relistInterval))
     : undefined;

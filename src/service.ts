@@ -20,6 +20,10 @@ import {
   type PipelineBuild,
 } from "./pipeline/pipeline.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
+import { type LoadWork, NO_WORK } from "./source/loader.ts";
+
+/** How long after a build its changes are written to the derivation cache, in ms. */
+const FLUSH_DELAY_MS = 500;
 
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
@@ -91,6 +95,12 @@ export interface ContentApi {
   readonly cursor: string;
   /** The resolved configuration (`undefined` when serving a snapshot). */
   readonly config: ContentConfig | undefined;
+  /**
+   * What the last load did (SPEC 17): files stat'ed, read, derived, taken
+   * from the state folder's cache, dated again, parser runs, git processes,
+   * and how long it took (ms).
+   */
+  readonly lastLoad: LoadWork & { readonly files: number; readonly ms: number };
   /**
    * Re-reads what changed on disk and swaps in the new index atomically;
    * with `paths` (absolute), looks only at those files.
@@ -165,27 +175,38 @@ export async function createService(
     config = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
-    // The server keeps each file's fields, not its text: a body is read
-    // again when a request needs it.
-    pipeline = await contentPipeline(config, {
-      keepBody: false,
-      shareNames: createNameInterner(),
-      now,
-    });
+    // The state folder's database holds the journal and the derivation cache (SPEC 12, 17).
     journal = createJournal({
       folder: config.state,
       retentionDays: config.retention,
       warn: logWarning,
     });
+    // The server keeps each file's fields, not its text: a body is read
+    // again when a request needs it.
+    try {
+      pipeline = await contentPipeline(config, {
+        keepBody: false,
+        shareNames: createNameInterner(),
+        now,
+        cache: journal.cache,
+        notice: logWarning,
+      });
+    } catch (error) {
+      journal.close();
+      throw error;
+    }
   }
   const baseUrl = resolveBaseUrl(pipeline.settings.url, options.baseUrl);
 
   const log = createWarningLog((line) => logger.warn(line));
   /** What the last load said of the content (the live loop adapts to it). */
   let reloaded: Reloaded = { listed: true, irregular: false };
+  let lastLoad: ContentApi["lastLoad"] = { ...NO_WORK, files: 0, ms: 0 };
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
+    const began = Date.now();
     const built = await pipeline.build(previous, paths, reread);
     reloaded = { listed: built.loaded.listed, irregular: built.loaded.irregular };
+    lastLoad = { ...built.loaded.work, files: built.loaded.files.length, ms: Date.now() - began };
     // Unchanged content keeps its index (and its warnings, logged when it was new).
     if (built.index !== previous) log(built.index.warnings);
     return built;
@@ -196,6 +217,7 @@ export async function createService(
    * index without its journal or a cursor for a change not yet durable.
    */
   const swap = ({ index: next, changes }: PipelineBuild) => {
+    scheduleFlush();
     if (next === index) return next;
     const state = options.snapshot === undefined
       ? journal.record(next, now(), changes)
@@ -206,6 +228,20 @@ export async function createService(
   };
   let index: Index | undefined;
   let journalState = journal.state;
+  /**
+   * What the builds changed goes to the derivation cache a moment after
+   * they are served (SPEC 17): never before the first response, and once
+   * for a burst of changes.
+   */
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  const scheduleFlush = () => {
+    if (flushTimer !== undefined) return;
+    flushTimer = setTimeout(() => {
+      flushTimer = undefined;
+      pipeline.flush();
+    }, FLUSH_DELAY_MS);
+    (flushTimer as { unref?: () => void }).unref?.();
+  };
   try {
     index = swap(await build());
   } catch (error) {
@@ -286,9 +322,15 @@ export async function createService(
       return formatCursor(journalState.id, journalState.head);
     },
     config,
+    get lastLoad() {
+      return lastLoad;
+    },
     reload,
     close() {
       stopLive?.();
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+      pipeline.flush();
       journal.close();
     },
   };

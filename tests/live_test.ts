@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { watchGitHead } from "../src/source/git_head.ts";
+import { createGitTracker } from "../src/source/git.ts";
 import {
   configFor,
   git,
@@ -287,45 +288,56 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
     });
   }
 
-  it("watchGitHead names the files under the root that the new commits touched, and only those", async (t) => {
+  it("watchGitHead calls for each commit; the git tracker names the files under the root that the new commits touched, and only those", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");
     const top = await repository();
     const root = join(top, "site");
-    const calls: (readonly string[] | undefined)[] = [];
+    let calls = 0;
     let ready: (watching: boolean) => void = () => {};
     const started = new Promise<boolean>((resolve) => ready = resolve);
-    const stop = watchGitHead(root, (paths) => calls.push(paths && [...paths].sort()), {
-      onReady: ready,
-    });
+    const stop = watchGitHead(root, () => calls++, { onReady: ready });
+    const tracker = createGitTracker(root);
     const next = async (what: string) => {
-      const count = calls.length;
-      await until(what, () => calls.length > count);
-      return calls.at(-1);
+      const count = calls;
+      await until(what, () => calls > count);
+      const processes = tracker.processes;
+      const { changed } = await tracker.refresh([]);
+      return {
+        changed: changed === "all" ? "all" : [...changed].sort(),
+        git: tracker.processes - processes,
+      };
     };
     try {
       assert.equal(await started, true);
-      // A commit outside the root names nothing under it, so nothing is called for it.
+      await tracker.refresh();
+      // A commit outside the root touches nothing under it.
       await appendFile(join(top, "README.md"), "More.\n");
       git(top, ["commit", "-qam", "outside"], "2021-01-01T10:00:00Z");
+      assert.deepEqual((await next("a commit outside the root")).changed, []);
       await appendFile(join(root, "notes.txt"), "More.\n");
       git(top, ["commit", "-qam", "notes"], "2021-01-02T10:00:00Z");
-      assert.deepEqual(await next("a commit of notes.txt"), ["notes.txt"]);
-      assert.equal(calls.length, 1);
+      const notes = await next("a commit of notes.txt");
+      assert.deepEqual(notes.changed, ["notes.txt"]);
+      assert.equal(notes.git, 3, "HEAD, the commits since, and the work tree's changes");
+      assert.equal(tracker.dates("notes.txt")?.last, Date.parse("2021-01-02T10:00:00Z"));
 
-      // An amend changes no file: what the dropped and the new commit touched.
+      // An amend drops the commit the tracker read: the history is read again.
       git(top, ["commit", "-q", "--amend", "--no-edit"], "2021-01-03T10:00:00Z");
-      assert.deepEqual(await next("an amend"), ["notes.txt"]);
+      assert.equal((await next("an amend")).changed, "all");
+      assert.equal(tracker.dates("notes.txt")?.last, Date.parse("2021-01-03T10:00:00Z"));
 
       await appendFile(join(root, "docs/a.md"), " More.");
       await appendFile(join(root, "docs/b.md"), " More.");
       git(top, ["commit", "-qam", "both"], "2021-01-04T10:00:00Z");
-      assert.deepEqual(await next("a commit of two files"), ["docs/a.md", "docs/b.md"]);
+      assert.deepEqual((await next("a commit of two files")).changed, ["docs/a.md", "docs/b.md"]);
 
-      // More files than a named load asks git about: every file's dates may change.
+      // However many files, one log of the commits since.
       for (let i = 0; i < 201; i++) await writeFile(join(root, `docs/n${i}.md`), `${i}\n`);
       git(top, ["add", "."]);
       git(top, ["commit", "-qm", "many"], "2021-01-05T10:00:00Z");
-      assert.equal(await next("a commit of 201 files"), undefined);
+      const many = await next("a commit of 201 files");
+      assert.equal((many.changed as string[]).length, 201);
+      assert.equal(many.git, 3);
     } finally {
       stop();
       await removeSite(top);
@@ -340,7 +352,7 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
     const stops: (() => void)[] = [];
     const watch = (root: string, calls: unknown[]) =>
       new Promise<boolean>((resolve) =>
-        stops.push(watchGitHead(root, (paths) => calls.push(paths), { onReady: resolve }))
+        stops.push(watchGitHead(root, () => calls.push("moved"), { onReady: resolve }))
       );
     try {
       assert.equal(await watch(plain, []), false);
@@ -350,7 +362,7 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       await appendFile(join(linked, "site/docs/a.md"), " More.");
       git(linked, ["commit", "-qam", "side"], "2021-01-02T10:00:00Z");
       await until("a commit in the linked work tree", () => calls.length > 0);
-      assert.deepEqual(calls, [["docs/a.md"]]);
+      assert.deepEqual(calls, ["moved"]);
     } finally {
       for (const stop of stops) stop();
       await removeSite(top);

@@ -95,8 +95,8 @@ describe("re-index", () => {
 
 describe("re-index after git operations (SPEC 4, 10)", () => {
   // A commit changes dates, not bytes: the re-listing (what the periodic one
-  // does) must still derive those files again, and only those.
-  it("re-derives exactly the files whose commit dates changed, and serves what a fresh start serves", async (t) => {
+  // does) must still date those files again, and only those, without reading them (SPEC 17).
+  it("re-dates exactly the files whose commit dates changed, reads only those whose bytes did, and serves what a fresh start serves", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");
     const s = await site({
       "docs/a.md": md({ title: "A" }, LONG),
@@ -116,23 +116,27 @@ describe("re-index after git operations (SPEC 4, 10)", () => {
     const config = join(s.root, "services.yaml");
     const loader = createContentFilesLoader(await loadConfigFile(config), { keepBody: false });
     assert.equal((await loader.load()).read, 3);
-    // Each step: a git operation, the files a full re-listing reads again, a's last_update.
-    const steps: [string, () => unknown, number, string][] = [
+    // Each step: a git operation, the files a full re-listing reads again and
+    // those it dates again without a read, a's last_update.
+    const steps: [string, () => unknown, number, number | undefined, string][] = [
       [
         "an append (the file is dirty)",
         () => appendFile(join(s.root, "docs/a.md"), " More."),
         1,
+        undefined, // read with the dates known then, dated again once git answered, or not
         today,
       ],
       [
         "its commit",
         () => git(s.root, ["commit", "-qam", "two"], "2021-06-07T10:00:00Z"),
+        0,
         1,
         "2021-06-07",
       ],
       [
         "an amend",
         () => git(s.root, ["commit", "-q", "--amend", "--no-edit"], "2022-08-09T10:00:00Z"),
+        0,
         1,
         "2022-08-09",
       ],
@@ -143,19 +147,26 @@ describe("re-index after git operations (SPEC 4, 10)", () => {
           git(s.root, ["commit", "-qam", "notes"], "2023-01-01T10:00:00Z");
         },
         0,
+        0,
         "2022-08-09",
       ],
       [
         "a checkout of the first commit",
         () => git(s.root, ["checkout", "-q", "-b", "old", "HEAD~2"]),
         1,
+        undefined,
         "2020-01-02",
       ],
     ];
     try {
-      for (const [what, operation, reads, lastUpdate] of steps) {
+      for (const [what, operation, reads, rebased, lastUpdate] of steps) {
         await operation();
-        assert.equal((await loader.load()).read, reads, `files read again after ${what}`);
+        const loaded = await loader.load();
+        assert.equal(loaded.read, reads, `files read again after ${what}`);
+        assert.equal(loaded.work.derived, reads, `files derived again after ${what}`);
+        if (rebased !== undefined) {
+          assert.equal(loaded.work.rebased, rebased, `files dated again after ${what}`);
+        }
         await s.api.reload();
         assert.equal(s.api.index.byPath.get("docs/a")!.last_update, lastUpdate, what);
         // A fresh start on a copy of the folder, journal included (one journal has one writer).

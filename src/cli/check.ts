@@ -3,6 +3,7 @@ import type { ContentConfig } from "../config/types.ts";
 import type { Index } from "../index/build.ts";
 import { warningLines } from "../log.ts";
 import type { ExclusionReason, Exclusions } from "../pipeline/exclusions.ts";
+import type { LoadWork } from "../source/loader.ts";
 import { contentPipeline } from "../pipeline/pipeline.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { type Finding, findings } from "./findings.ts";
@@ -68,6 +69,12 @@ export interface CheckReport {
   readonly warnings: readonly Warning[];
   /** What a crawl would see that the feed does not say (SPEC 16.5). */
   readonly findings: readonly Finding[];
+  /**
+   * What loading the content did (SPEC 17): files stat'ed, read, derived,
+   * parser runs, git processes (`check` keeps no state folder: every file
+   * is read and derived, none comes from a cache).
+   */
+  readonly load: LoadWork & { readonly files: number };
 }
 
 /**
@@ -90,7 +97,7 @@ export interface CheckReport {
 export async function checkContent(configFile: string): Promise<CheckReport> {
   const config = await loadConfigFile(configFile);
   const pipeline = await contentPipeline(config, { keepBody: false });
-  const { index, exclusions } = await pipeline.build();
+  const { index, exclusions, loaded } = await pipeline.build();
   return {
     config: configFile,
     root: config.root,
@@ -106,6 +113,7 @@ export async function checkContent(configFile: string): Promise<CheckReport> {
       config.maxFileSize,
       Object.fromEntries(config.plugins.map((plugin) => [plugin.type, plugin.generator])),
     ),
+    load: { ...loaded.work, files: loaded.files.length },
   };
 }
 

@@ -69,17 +69,31 @@ export function feedHead(
  * new TextDecoder().decode(full.bytes); // '{"meta":{"count":…'
  * ```
  */
-export function renderFullFeed(index: Index, base: string, cursor?: string): FeedBytes {
+export function renderFullFeed(
+  index: Index,
+  base: string,
+  cursor?: string,
+  previous?: { readonly index: Index; readonly full: FeedBytes },
+): FeedBytes {
   const items = index.feed;
   const starts = new Uint32Array(items.length + 1);
   const head = feedHead(items.length, items.length, base, index.generated, cursor);
+  // An item the previous index's feed holds as it is (the same object) has
+  // the same bytes there: they are copied (SPEC 17: a change costs what it
+  // changed), and only the others are written.
+  const was = (item: Item) => previous?.index.feedPlace.get(item);
+  const old = previous?.full;
   // One buffer written in place: its size is guessed from a sample of items
-  // and rarely grows, and no copy of the feed is made as a string.
-  // The guess: the bytes of 64 items spread over the feed, scaled to all, and a little over.
+  // (or known from the previous feed's) and rarely grows, and no copy of the
+  // feed is made as a string. The guess: the bytes of 64 items spread over
+  // the feed, scaled to all, and a little over.
   const step = Math.max(1, Math.floor(items.length / 64));
   let sampled = 0, sample = 0;
   for (let i = 0; i < items.length; i += step, sampled++) {
-    sample += encoder.encode(itemJson(items[i], base)).length + 1;
+    const at = was(items[i]);
+    sample += at !== undefined
+      ? old!.starts[at + 1] - old!.starts[at]
+      : encoder.encode(itemJson(items[i], base)).length + 1;
   }
   const out = byteWriter(
     head.length * 3 + Math.ceil((sample / Math.max(1, sampled)) * items.length * 1.03) + 2,
@@ -88,7 +102,10 @@ export function renderFullFeed(index: Index, base: string, cursor?: string): Fee
   items.forEach((item, i) => {
     if (i > 0) out.write(",");
     starts[i] = out.at;
-    out.write(itemJson(item, base));
+    const at = was(item);
+    // An object ends one byte before the next starts (at its comma or the closing `]`).
+    if (at !== undefined) out.copy(old!.bytes.subarray(old!.starts[at], old!.starts[at + 1] - 1));
+    else out.write(itemJson(item, base));
   });
   out.write("]}");
   starts[items.length] = out.at - 1;

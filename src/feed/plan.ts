@@ -44,6 +44,13 @@ export interface AnswerPlan {
    * are made a few at a time, the others as soon as they are asked for.
    */
   readonly readsFiles?: boolean;
+  /**
+   * The items the answer is made of, when it depends on nothing else of the
+   * index (an item's forms): kept across a new index in which each of them
+   * is the same item (SPEC 17: a change keeps every answer that does not
+   * hold a changed item). Absent: the answer is of its index alone.
+   */
+  readonly holds?: readonly Item[];
   /** Makes the body, when no kept answer has the key. */
   readonly make: (making: Making) => Made | Promise<Made>;
 }

@@ -128,6 +128,45 @@ export function deriveFields(
   warnings: Warning[],
   context: DeriveContext = {},
 ): FileFields {
+  return deriveFileFields(file, shown, warnings, context).fields;
+}
+
+/**
+ * What a file's dates are made of besides git (SPEC 4): the date its front
+ * matter or its name gives, the last update its front matter gives, and its
+ * modification time, which stands in where git gives nothing. Where either
+ * date is not fixed by the file, commit dates that arrive later (or change)
+ * re-date the fields without the file being read again ({@link redatedFields}).
+ */
+export interface DateInputs {
+  /** Front matter `date` (or `created`), else the file name's date prefix, as epoch ms. */
+  readonly date?: number;
+  /** Front matter last update (`last_update`, `lastmod`, …), as epoch ms. */
+  readonly updated?: number;
+  /** The file's modification time, whole milliseconds. */
+  readonly mtime: number;
+}
+
+/**
+ * {@link deriveFields}, and what its dates were made of ({@link DateInputs}).
+ *
+ * @example
+ * ```ts
+ * import { deriveFileFields } from "./derive.ts";
+ * const { fields, dates } = deriveFileFields({
+ *   plugin: "docs", path: "intro.md", checksum: "", mtime: 1700000000000,
+ *   attrs: { title: "Intro" }, body: "Hi there.",
+ * }, "docs/intro.md", []);
+ * dates.date; // undefined: git's first commit, else the mtime, gives it
+ * fields.date; // "2023-11-14"
+ * ```
+ */
+export function deriveFileFields(
+  file: ParsedFile,
+  shown: string,
+  warnings: Warning[],
+  context: DeriveContext = {},
+): { readonly fields: FileFields; readonly dates: DateInputs } {
   const read = readAttrs(file.attrs, shown, warnings);
   const { attrs, warn, str, text: textOf, date } = read;
   // A folder's own file (x/index.md) takes its name, its slug and its date from the folder (SPEC 3).
@@ -194,10 +233,11 @@ export function deriveFields(
   const mtime = Math.floor(file.mtime);
   const dateKey = attrs.date != null ? "date" : "created";
   const prefix = DATE_PREFIX.exec(fileName)?.[1];
-  const dateMs = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined) ??
-    context.git?.first ?? mtime;
+  const fixedDate = date(dateKey) ?? (prefix ? parseDate(prefix) : undefined);
+  const dateMs = fixedDate ?? context.git?.first ?? mtime;
   const updatedKey = UPDATED_KEYS.find((key) => attrs[key] != null) ?? "last_update";
-  const lastMs = date(updatedKey) ?? context.git?.last ?? mtime;
+  const fixedUpdate = date(updatedKey);
+  const lastMs = fixedUpdate ?? context.git?.last ?? mtime;
 
   let time = readingTime(text.words);
   let timeSet = false;
@@ -228,7 +268,7 @@ export function deriveFields(
     } else warn("permalink", "an http(s) URL or a path", "the default");
   }
 
-  return {
+  const fields: FileFields = {
     slug,
     title,
     description,
@@ -248,4 +288,35 @@ export function deriveFields(
     hasBody: file.body !== "",
     unindexed,
   };
+  return { fields, dates: { date: fixedDate, updated: fixedUpdate, mtime } };
+}
+
+/**
+ * The fields with their dates made again from their inputs and a file's
+ * (new) commit dates (SPEC 4): `fields` itself when the dates come out the
+ * same, so a commit that changes nothing shown changes no item.
+ *
+ * @example
+ * ```ts
+ * import { deriveFileFields, redatedFields } from "./derive.ts";
+ * const { fields, dates } = deriveFileFields({
+ *   plugin: "docs", path: "intro.md", checksum: "", mtime: 1700000000000,
+ *   attrs: { title: "Intro" }, body: "Hi there.",
+ * }, "docs/intro.md", []);
+ * redatedFields(fields, dates, { first: 1600000000000, last: 1650000000000 }).date; // "2020-09-13"
+ * ```
+ */
+export function redatedFields(
+  fields: FileFields,
+  dates: DateInputs,
+  git: CommitDates | undefined,
+): FileFields {
+  const dateMs = dates.date ?? git?.first ?? dates.mtime;
+  const lastMs = dates.updated ?? git?.last ?? dates.mtime;
+  const date = formatDay(dateMs);
+  const lastUpdate = formatDay(lastMs);
+  if (dateMs === fields.dateMs && date === fields.date && lastUpdate === fields.lastUpdate) {
+    return fields;
+  }
+  return { ...fields, date, dateMs, lastUpdate };
 }

@@ -70,6 +70,8 @@ export interface AnswerStore {
 interface Slot {
   readonly pending: Promise<Representation>;
   made?: Representation;
+  /** The items it is made of alone (its plan's `holds`): it outlives an index that keeps them. */
+  readonly holds?: readonly Item[];
 }
 
 /**
@@ -113,6 +115,11 @@ export function createAnswerStore(
   /** The index whose answers are kept. */
   let current: Index | undefined;
   let own: { base: string; key: string; full?: FeedBytes; feed?: Slot } | undefined;
+  /**
+   * The last index's own full feed, until the new one's is made from it:
+   * the items the two share are copied, not written again (SPEC 17).
+   */
+  let before: { index: Index; base: string; full: FeedBytes } | undefined;
   const ownFor = (base: string) => ({ base, key: `${base}\nfeed` });
   const isOwn = (c: AnswerContext) => {
     if (c.index !== current) return false;
@@ -123,7 +130,12 @@ export function createAnswerStore(
     key === own?.key ? own.feed : cache.get(key) as Slot | undefined;
   const fullFeed = (c: AnswerContext): FeedBytes => {
     const cursor = formatCursor(c.journal.id, c.journal.head);
-    if (isOwn(c)) return own!.full ??= renderFullFeed(c.index, c.base, cursor);
+    if (isOwn(c)) {
+      if (own!.full) return own!.full;
+      const from = before?.base === c.base ? before : undefined;
+      before = undefined;
+      return own!.full = renderFullFeed(c.index, c.base, cursor, from);
+    }
     if (c.index !== current) return renderFullFeed(c.index, c.base, cursor);
     const key = `${c.base}\nfeed-bytes`;
     let full = cache.get(key) as FeedBytes | undefined;
@@ -139,7 +151,10 @@ export function createAnswerStore(
     if (made.stale) return { stale: made.stale };
     const usable = c.index === current;
     const pinned = usable && plan.key === "feed" && isOwn(c);
-    const slot: Slot = { pending: represent(plan.type, made.body, settings, c.index.builtAt) };
+    const slot: Slot = {
+      pending: represent(plan.type, made.body, settings, c.index.builtAt),
+      ...(plan.holds ? { holds: plan.holds } : {}),
+    };
     if (pinned) own!.feed = slot;
     else if (usable) cache.set(full, slot, 0);
     slot.pending.then((rep) => {
@@ -154,8 +169,15 @@ export function createAnswerStore(
   return {
     follow(index) {
       if (index === current) return;
+      before = current && own?.full
+        ? { index: current, base: own.base, full: own.full }
+        : undefined;
       current = index;
-      cache.clear();
+      // An answer made of items the new index holds as they were is the same answer.
+      cache.retain((_, value) => {
+        const holds = (value as Slot).holds;
+        return holds !== undefined && holds.every((item) => index.byId.get(item.id) === item);
+      });
       urls.clear();
       own = configuredBase === undefined ? undefined : ownFor(configuredBase);
     },

@@ -19,6 +19,8 @@ export interface ResponseCache<V> {
   resize(key: string, value: V, bytes: number): void;
   /** Forgets every entry (the index they were made from was replaced). */
   clear(): void;
+  /** Forgets every entry that `keep` does not want (a new index: those that changed with it). */
+  retain(keep: (key: string, value: V) => boolean): void;
   /** Bytes held now. */
   readonly bytes: number;
   /** Entries held now. */
@@ -84,6 +86,13 @@ export function createResponseCache<V>(
     clear() {
       entries.clear();
       held = 0;
+    },
+    retain(keep) {
+      for (const [key, entry] of entries) {
+        if (keep(key, entry.value)) continue;
+        entries.delete(key);
+        held -= entry.bytes;
+      }
     },
     get bytes() {
       return held;

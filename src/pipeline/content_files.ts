@@ -1,10 +1,23 @@
 import type { ContentConfig } from "../config/types.ts";
 import type { PageContext } from "../fields/page.ts";
-import { type IndexedFile, indexFile, withNames } from "../fields/indexed_file.ts";
+import { type IndexedFile, indexFile, redateFile, withNames } from "../fields/indexed_file.ts";
 import type { NameSlug } from "../fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
-import { type CommitDates, type GitDates, readGitDates } from "../source/git.ts";
-import { createLoader, type Loaded } from "../source/loader.ts";
+import { codeVersion } from "../source/code_version.ts";
+import {
+  type CommitDates,
+  createGitTracker,
+  type GitRefresh,
+  type GitTracker,
+} from "../source/git.ts";
+import { createLoader, type Entry, type Loaded } from "../source/loader.ts";
+import {
+  type CacheWrite,
+  type DerivationCache,
+  entryOf,
+  pluginFingerprint,
+  rowOf,
+} from "./derivation_cache.ts";
 
 /** A loader of a configuration's content, its fields derived: the pipeline's source (`pipeline.ts`). */
 export interface ContentFilesLoader {
@@ -12,6 +25,8 @@ export interface ContentFilesLoader {
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
   /** Whether a folder of the last listing changed since. */
   foldersChanged(): boolean;
+  /** Writes what the loads since the last flush changed to the derivation cache, if there is one. */
+  flush(): void;
 }
 
 /** How {@link createContentFilesLoader} keeps files. */
@@ -24,16 +39,27 @@ export interface ContentFilesOptions {
   readonly progress?: (read: number, total: number) => void;
   /** What each plugin's generator and variant say of its files' pages (SPEC 16), by plugin name. */
   readonly pages?: Readonly<Record<string, PageContext>>;
+  /**
+   * The state folder's derivation cache (SPEC 17): a first load starts
+   * from what it kept, and each load's changes are written to it (by
+   * `flush`). Without it every start derives every file.
+   */
+  readonly cache?: DerivationCache;
+  /** Where news of the cache and of git's history goes (a cache rebuilt, a history read again). */
+  readonly notice?: (message: string) => void;
 }
 
 /**
  * A loader that derives each file's fields as it reads it (on this thread or
  * the start-up helper's), with the plugin's authors file and the file's
- * commit dates (SPEC 4): one `git log` over the tree before a full load, and
- * over the named files before a load of a few (config `git: false` turns it
- * off). A file whose dates changed is derived again though its bytes did not
- * (a commit, an amend). A shallow clone gives no first-commit dates, and one
- * warning.
+ * commit dates (SPEC 4): git's history is read while the files are, and a
+ * file is dated once it has answered, without being read again; later loads
+ * ask git only for the commits since and what changed in the work tree
+ * (config `git: false` turns it off). A file whose dates changed is dated
+ * again though its bytes did not change (a commit, an amend). A shallow
+ * clone gives no first-commit dates, and one warning. With a derivation
+ * cache, a first load reads and derives only the files that changed since
+ * the cache was written, and git answers only for the commits since.
  *
  * @example
  * ```ts
@@ -50,19 +76,56 @@ export function createContentFilesLoader(
   options: ContentFilesOptions,
 ): ContentFilesLoader {
   const { keepBody, shareNames, progress, pages } = options;
+  const notice = options.notice ?? (() => {});
   const authorNames = Object.fromEntries(
     config.plugins.flatMap((p) => p.authorNames ? [[p.name, p.authorNames]] : []),
   );
-  let commits = new Map<string, CommitDates>();
-  /**
-   * Changes whenever some file's commit dates did; a file whose dates did not
-   * keeps its very `CommitDates` object, so the loader compares by identity.
-   */
-  let datesVersion = 0;
-  /** The digest of the whole tree's dates in `commits`, while nothing else changed them. */
-  let treeDigest: string | undefined;
-  let shallow = false;
-  let gitDates: Promise<void> | undefined;
+  const root = `${config.root}/`;
+  let cache = options.cache;
+  let opened;
+  if (cache) {
+    try {
+      const plugins = Object.fromEntries(config.plugins.map((plugin) => [
+        plugin.name,
+        pluginFingerprint(plugin, pages?.[plugin.name], {
+          keepBody,
+          maxFileSize: config.maxFileSize,
+        }),
+      ]));
+      opened = cache.open({ version: codeVersion(), root: config.root, plugins });
+      if (opened.dropped) {
+        notice(`the derivation cache was rebuilt: ${opened.dropped}; every file is derived again`);
+      }
+    } catch (error) {
+      cache = undefined;
+      notice(
+        `the derivation cache cannot be read (${
+          (error as Error).message
+        }); every file is derived, and none is kept`,
+      );
+    }
+  }
+  const tracker: GitTracker | undefined = config.git
+    ? createGitTracker(config.root, opened?.git)
+    : undefined;
+  /** The refresh of git's dates under way for the load under way. */
+  let refreshing: Promise<GitRefresh> | undefined;
+  const kept: Entry<IndexedFile>[] = [];
+  for (const row of opened?.files ?? []) {
+    const entry = entryOf(row, config.root);
+    if (entry) kept.push(adopt(entry));
+  }
+  function adopt(entry: Entry<IndexedFile>): Entry<IndexedFile> {
+    const result = entry.result;
+    if (!shareNames || !("fields" in result)) return entry;
+    return { ...entry, result: withNames(result, shareNames) };
+  }
+
+  // What the loads since the last flush changed: rows by key (`null`: removed), and git's history.
+  const rows = new Map<string, ReturnType<typeof rowOf> | null>();
+  let gitWrite: { whole: boolean; paths: Set<string> } | undefined;
+  let writtenHistory = opened?.git;
+
   const loader = createLoader<IndexedFile>(config, {
     prepare: (parsed, shown, extra) =>
       indexFile(parsed, shown, {
@@ -74,11 +137,30 @@ export function createContentFilesLoader(
           ...pages?.[parsed.plugin],
         },
       }),
-    extraFor: (shown) => commits.get(shown),
+    extraFor: tracker ? (shown) => tracker.dates(shown) : undefined,
     // A commit, amend, rebase or checkout changes a file's dates, not its
-    // bytes: such a file is derived again (SPEC 10, convergence).
-    extraVersion: () => datesVersion,
-    beforeRead: () => gitDates,
+    // bytes: such a file is dated again (SPEC 10, convergence).
+    extraVersion: tracker ? () => tracker.version : undefined,
+    extrasReady: () => refreshing,
+    sameExtra: (a, b) => {
+      const x = a as CommitDates | undefined, y = b as CommitDates | undefined;
+      return x === y || (x !== undefined && y !== undefined && x.first === y.first &&
+        x.last === y.last);
+    },
+    rebase: (file, extra, shown) =>
+      redateFile(file, extra as CommitDates | undefined, shown, pages?.[file.plugin]),
+    kept,
+    settled: cache
+      ? (changed, removed) => {
+        for (const entry of changed) {
+          const file = entry.abs.slice(root.length);
+          rows.set(`${entry.plugin}\n${file}`, rowOf(entry, file) ?? null);
+        }
+        for (const entry of removed) {
+          rows.set(`${entry.plugin}\n${entry.abs.slice(root.length)}`, null);
+        }
+      }
+      : undefined,
     progress,
     helper: {
       // Beside this module: `.ts` in the source, `.js` in the npm package's build.
@@ -90,58 +172,91 @@ export function createContentFilesLoader(
       adopt: (file) => withNames(file, shareNames),
     },
   });
-  /** Takes the named files' dates; one git no longer knows (untracked since) loses its dates. */
-  const updateNamed = (named: readonly string[], dates: GitDates | undefined) => {
-    for (const path of named) {
-      const date = dates?.files.get(path);
-      const old = commits.get(path);
-      if (old === undefined ? date === undefined : date !== undefined && sameDates(old, date)) {
-        continue;
-      }
-      if (date) commits.set(path, date);
-      else commits.delete(path);
-      datesVersion++;
-      treeDigest = undefined;
-    }
+
+  /** Notes what a refresh of git's dates changed in the history, for the next flush. */
+  const noteHistory = (refresh: GitRefresh) => {
+    if (!cache || !tracker) return;
+    const history = tracker.history();
+    if (history === writtenHistory && gitWrite === undefined) return;
+    gitWrite ??= { whole: false, paths: new Set() };
+    if (refresh.changed === "all" || history?.head === undefined) gitWrite.whole = true;
+    else for (const path of refresh.changed) gitWrite.paths.add(path);
   };
-  /** Takes the whole tree's dates, keeping the object of each file whose dates did not change. */
-  const updateTree = (dates: GitDates | undefined) => {
-    const next = new Map<string, CommitDates>();
-    for (const [path, date] of dates?.files ?? []) {
-      const old = commits.get(path);
-      next.set(path, old && sameDates(old, date) ? old : date);
-    }
-    commits = next;
-    datesVersion++;
-    treeDigest = dates?.digest;
-  };
-  const root = `${config.root}/`;
+
   return {
     foldersChanged: () => loader.foldersChanged(),
-    async load(paths, reread) {
-      if (config.git) {
-        // git runs while the loader lists the folders; files are read once it has answered.
-        const named = paths?.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
-        gitDates = readGitDates(config.root, named).then((dates) => {
-          if (named) updateNamed(named, dates);
-          else if (dates?.digest !== treeDigest || (!dates && commits.size > 0)) updateTree(dates);
-          shallow = dates?.shallow ?? false;
-        });
+    flush() {
+      if (!cache || (rows.size === 0 && gitWrite === undefined)) return;
+      const change: CacheWrite = {
+        upsert: [...rows.values()].filter((row) => row !== null && row !== undefined),
+        remove: [...rows].filter(([, row]) => !row).map(([key]) => {
+          const at = key.indexOf("\n");
+          return { plugin: key.slice(0, at), file: key.slice(at + 1) };
+        }),
+        ...(gitWrite && tracker
+          ? {
+            git: {
+              history: tracker.history(),
+              whole: gitWrite.whole,
+              paths: [...gitWrite.paths],
+            },
+          }
+          : {}),
+      };
+      rows.clear();
+      gitWrite = undefined;
+      writtenHistory = tracker?.history();
+      try {
+        cache.write(change);
+      } catch (error) {
+        cache = undefined;
+        notice(
+          `the derivation cache cannot be written (${
+            (error as Error).message
+          }); the next start derives every file again`,
+        );
       }
-      const loaded = await loader.load(paths, reread);
-      if (!shallow) return loaded;
+    },
+    async load(paths, reread) {
+      const before = tracker?.processes ?? 0;
+      let loaded: Loaded<IndexedFile>;
+      let refresh: GitRefresh | undefined;
+      if (!tracker) loaded = await loader.load(paths, reread);
+      else if (paths === undefined) {
+        // git reads its history while the loader lists and reads the files, which
+        // are dated once it has answered (SPEC 17).
+        refreshing = tracker.refresh();
+        loaded = await loader.load(undefined, reread);
+        refresh = await refreshing;
+      } else {
+        // A watcher's paths: whether those changed in the work tree, and what
+        // the commits since touched when HEAD moved (then read too).
+        const named = paths.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
+        refreshing = tracker.refresh(named);
+        refresh = await refreshing;
+        loaded = refresh.changed === "all"
+          ? await loader.load(undefined, reread)
+          : await loader.load(
+            refresh.changed.size === 0
+              ? paths
+              : [...new Set([...paths, ...[...refresh.changed].map((p) => root + p)])],
+            reread,
+          );
+      }
+      refreshing = undefined;
+      if (refresh) {
+        noteHistory(refresh);
+        if (refresh.note) notice(refresh.note);
+      }
+      const work = { ...loaded.work, git: (tracker?.processes ?? 0) - before };
+      if (!tracker?.shallow) return { ...loaded, work };
       const warning = {
         file: ".",
         informational: true,
         message:
           "the content's git clone is shallow, so first-commit dates are unknown: a file without a date falls back to its modification time",
       };
-      return { ...loaded, warnings: [warning, ...loaded.warnings] };
+      return { ...loaded, work, warnings: [warning, ...loaded.warnings] };
     },
   };
-}
-
-/** Whether two files' commit dates are the same. */
-function sameDates(a: CommitDates, b: CommitDates): boolean {
-  return a.first === b.first && a.last === b.last;
 }

@@ -4,7 +4,7 @@ import type { ContentConfig } from "../config/types.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
 import { buildIndexFrom, type Index, type IndexSettings, indexSettings } from "../index/build.ts";
 import { type IndexChanges, indexChanges } from "../index/changes.ts";
-import type { Loaded } from "../source/loader.ts";
+import { type Loaded, NO_WORK } from "../source/loader.ts";
 import { type ContentFilesOptions, createContentFilesLoader } from "./content_files.ts";
 import { type Exclusions, exclusionsOf } from "./exclusions.ts";
 import { resolveSite } from "./site.ts";
@@ -16,6 +16,8 @@ export interface PipelineSource {
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
   /** Whether a folder of the last listing changed since. */
   foldersChanged(): boolean;
+  /** Writes what the loads changed to the state folder's derivation cache, where there is one. */
+  flush?(): void;
 }
 
 /** What one build of a pipeline gives. */
@@ -49,6 +51,12 @@ export interface Pipeline {
   build(previous?: Index, paths?: readonly string[], reread?: boolean): Promise<PipelineBuild>;
   /** Whether a folder of the last listing changed since: a listing is due. */
   foldersChanged(): boolean;
+  /**
+   * Writes what the builds since the last flush changed to the derivation
+   * cache (SPEC 17), where the source keeps one; a server calls it once
+   * it serves, not before.
+   */
+  flush(): void;
 }
 
 /** Options of {@link contentPipeline}: how files are kept, and the clock. */
@@ -93,6 +101,7 @@ function withWarnings(source: PipelineSource, warnings: readonly Warning[]): Pip
   if (warnings.length === 0) return source;
   return {
     foldersChanged: () => source.foldersChanged(),
+    flush: () => source.flush?.(),
     load: async (paths, reread) => {
       const loaded = await source.load(paths, reread);
       return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
@@ -122,6 +131,7 @@ export function createPipeline(
   return {
     settings,
     foldersChanged: () => source.foldersChanged(),
+    flush: () => source.flush?.(),
     async build(previous, paths, reread) {
       const loaded = await source.load(paths, reread);
       const index = previous && !loaded.changed
@@ -160,6 +170,7 @@ export function fixedSource(files: IndexedFile[]): PipelineSource {
     warnings: [],
     read: 0,
     helped: 0,
+    work: NO_WORK,
     changed: false,
     listed: true,
     irregular: false,

@@ -9,6 +9,7 @@ import type { IndexedFile } from "../fields/indexed_file.ts";
 import { isWarning } from "../source/parse.ts";
 import type { CommitDates } from "../source/git.ts";
 import { readContentFiles } from "../source/read_file.ts";
+import { textWork } from "../util/work_counts.ts";
 
 /** What the pipeline sends with each batch (the loader's `helper.data`). */
 export interface ReadWorkerData {
@@ -29,6 +30,7 @@ const scope = globalThis as unknown as WorkerScope;
 scope.onmessage = async ({ data: { id, jobs, data } }) => {
   const { keepBody, authorNames, pages } = data as ReadWorkerData;
   const results: HelperReply<IndexedFile>["results"][number][] = [];
+  const parsesBefore = textWork.parses;
   let i = 0;
   // Blocking reads: this thread does nothing else.
   await readContentFiles(() => jobs[i++], (read, { shown, plugin, extra }) => {
@@ -40,5 +42,5 @@ scope.onmessage = async ({ data: { id, jobs, data } }) => {
     };
     results.push({ ...read, result: indexFile(read.result, shown, { keepBody, context }) });
   }, true);
-  scope.postMessage({ id, results });
+  scope.postMessage({ id, results, parses: textWork.parses - parsesBefore });
 };

@@ -53,6 +53,7 @@ export function itemPlan(r: RouteInput): Plan {
     key: `item:${key}${include.length ? `?include=${include.join(",")}` : ""}`,
     type: TYPES.json,
     readsFiles: true,
+    holds: [found],
     async make(making) {
       // Every item's body is in its form; text and sections when asked for.
       const needs = {
@@ -88,6 +89,7 @@ export function markdownPlan(r: RouteInput): Plan {
     key: `md:${key}`,
     type: TYPES.markdown,
     readsFiles: true,
+    holds: [found],
     async make(making) {
       const got = await making.gather([found], { body: true, text: false, sections: false });
       if (got.changed.length > 0) return { stale: got.changed };

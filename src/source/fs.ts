@@ -8,10 +8,11 @@ import process from "node:process";
 import { setImmediate } from "node:timers";
 import type { FoundFile } from "./list.ts";
 
-/** A file's modification time (epoch ms) and size (bytes). */
+/** A file's modification time (epoch ms), size (bytes) and inode number (0 where none is given). */
 export interface Stamp {
   readonly mtime: number;
   readonly size: number;
+  readonly ino: number;
 }
 /**
  * The process's working folder (config objects resolve `path` against it).
@@ -88,17 +89,19 @@ export async function listingProblem(path: string): Promise<string | undefined> 
  * @example
  * ```ts
  * import { stampOf } from "./fs.ts";
- * stampOf("/site/content/docs/intro.md"); // { mtime: 1763700000000, size: 2048 }
+ * stampOf("/site/content/docs/intro.md"); // { mtime: 1763700000000, size: 2048, ino: 1234567 }
  * ```
  */
 export function stampOf(path: string): Stamp {
   const info = statSync(path);
-  return { mtime: info.mtimeMs, size: info.size };
+  return { mtime: info.mtimeMs, size: info.size, ino: info.ino };
 }
 
 /**
  * Stamps many files, yielding to pending I/O every 256 (setImmediate: no
- * timer clamp), so a reload that stats a large site does not hold up requests.
+ * timer clamp), so a reload that stats a large site does not hold up
+ * requests; a blocking one (a first load, before anything is served) does
+ * not yield.
  *
  * @param failed called with a file that cannot be stat'ed and the error code; it is left out
  *
@@ -111,15 +114,18 @@ export function stampOf(path: string): Stamp {
 export async function stampAll(
   files: readonly FoundFile[],
   failed: (file: FoundFile, code: string) => void,
+  blocking = false,
 ): Promise<(FoundFile & Stamp)[]> {
   const out: (FoundFile & Stamp)[] = [];
   for (let i = 0; i < files.length; i++) {
+    const { path, abs } = files[i];
     try {
-      out.push({ ...files[i], ...stampOf(files[i].abs) });
+      const info = statSync(abs);
+      out.push({ path, abs, mtime: info.mtimeMs, size: info.size, ino: info.ino });
     } catch (error) {
       failed(files[i], (error as { code?: string }).code ?? "unreadable");
     }
-    if ((i + 1) % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (!blocking && (i + 1) % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   return out;
 }
@@ -150,7 +156,7 @@ export async function writeText(path: string, text: string): Promise<void> {
 export async function entryInfo(
   path: string,
 ): Promise<
-  { kind: "file" | "folder" | "link" | "other" | "missing"; mtime: number; size: number }
+  { kind: "file" | "folder" | "link" | "other" | "missing" } & Stamp
 > {
   try {
     const info = await lstat(path);
@@ -161,8 +167,8 @@ export async function entryInfo(
       : info.isFile()
       ? "file"
       : "other";
-    return { kind, mtime: info.mtimeMs, size: info.size };
+    return { kind, mtime: info.mtimeMs, size: info.size, ino: info.ino };
   } catch {
-    return { kind: "missing", mtime: 0, size: 0 };
+    return { kind: "missing", mtime: 0, size: 0, ino: 0 };
   }
 }

@@ -1,8 +1,9 @@
-// Commit dates of content files (SPEC 4 "Git dates"): from one `git log`
-// over the content root, never one process per file.
+// Commit dates of content files (SPEC 4 "Git dates", SPEC 17): read from
+// git's history once, then kept up with the commits since: never one
+// process per file, and never the whole history again for a commit that
+// descends from the one read.
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
 
@@ -12,19 +13,6 @@ export interface CommitDates {
   readonly first?: number;
   /** The file's last commit; absent when the working copy changed since. */
   readonly last?: number;
-}
-
-/** The commit dates of a content tree. */
-export interface GitDates {
-  /** By path relative to the content root. */
-  readonly files: ReadonlyMap<string, CommitDates>;
-  /** Whether the clone is shallow (then no file has a first-commit date). */
-  readonly shallow: boolean;
-  /**
-   * A digest of what git answered: the same digest, the same dates, so a
-   * caller tells that nothing changed without comparing every file's.
-   */
-  readonly digest: string;
 }
 
 /**
@@ -54,18 +42,16 @@ export async function inWorkTree(root: string): Promise<boolean> {
 /** Paths asked for by name at most; more, and the whole tree is asked for. */
 export const MAX_NAMED = 200;
 
-/**
- * Runs `git` in `root` and resolves with what it printed, or rejects when it
- * fails (no `git`, not a repository, a bad revision).
- *
- * @example
- * ```ts
- * import { runGit } from "./git.ts";
- * const head = (await runGit("/site/content", ["rev-parse", "HEAD"])).trim();
- * ```
- */
-export function runGit(root: string, args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
+/** What a git process printed and how it ended. */
+interface GitRun {
+  readonly stdout: string;
+  /** The exit code (0: it succeeded), or `-1` when git could not be run. */
+  readonly code: number;
+}
+
+/** Runs git in `root`: what it printed and how it ended, never a rejection. */
+function execGit(root: string, args: readonly string[]): Promise<GitRun> {
+  return new Promise((resolve) =>
     execFile(
       "git",
       // --no-optional-locks: a `git status` here must never take the index
@@ -81,80 +67,429 @@ export function runGit(root: string, args: readonly string[]): Promise<string> {
         "core.quotePath=false",
         ...args,
       ],
-      { maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
-      (error, stdout) => error ? reject(error) : resolve(stdout),
+      { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout) => {
+        const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
+        resolve({ stdout: stdout ?? "", code });
+      },
     )
   );
 }
 
 /**
- * The commit dates of the files under `root` (or of `paths`, relative to
- * it, when a reload names a few), or `undefined` when `root` is not in a
- * git work tree or no `git` can be run. Three processes whatever the number
- * of files: where the root sits in the work tree and whether the clone is
- * shallow, one `git log` of every commit's files, one `git status` of what
- * changed since.
+ * Runs `git` in `root` and resolves with what it printed, or rejects when it
+ * fails (no `git`, not a repository, a bad revision).
  *
  * @example
  * ```ts
- * import { readGitDates } from "./git.ts";
- * const dates = await readGitDates("/site/content");
- * dates?.files.get("docs/intro.md"); // { first: 1700000000000, last: 1760000000000 }
+ * import { runGit } from "./git.ts";
+ * const head = (await runGit("/site/content", ["rev-parse", "HEAD"])).trim();
  * ```
  */
-export async function readGitDates(
-  root: string,
-  paths?: readonly string[],
-): Promise<GitDates | undefined> {
-  if (!(await inWorkTree(root))) return undefined;
-  const named = paths && paths.length <= MAX_NAMED ? paths : undefined;
-  const scope = named ? ["--", ...named] : ["--", "."];
-  let head: string, log: string, status: string;
-  try {
-    [head, log, status] = await Promise.all([
-      runGit(root, ["rev-parse", "--show-prefix", "--is-shallow-repository"]),
-      runGit(root, [
+export async function runGit(root: string, args: readonly string[]): Promise<string> {
+  const run = await execGit(root, args);
+  if (run.code !== 0) throw new Error(`git ${args[0]} failed (${run.code})`);
+  return run.stdout;
+}
+
+/** A file's dates from the history alone (its commits), epoch ms. */
+export interface HistoryDates {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * What git's history says of a content tree as of one commit: what a
+ * tracker keeps between processes (the state folder), so a restart asks
+ * git only for the commits since.
+ */
+export interface GitHistory {
+  /** The commit the history was read at. */
+  readonly head: string;
+  /** Where the content root sits in the work tree (`docs/`, or `""`). */
+  readonly prefix: string;
+  /** Whether the clone was shallow. */
+  readonly shallow: boolean;
+  /**
+   * Each file's earliest and latest commit among those reachable from
+   * `head`, by path relative to the content root.
+   */
+  readonly files: ReadonlyMap<string, HistoryDates>;
+}
+
+/** What one refresh of a {@link GitTracker} found. */
+export interface GitRefresh {
+  /**
+   * Files (relative to the content root) whose dates may have changed:
+   * touched by new commits, or changed in the work tree since their last
+   * commit, or back as they were; `"all"` when the whole history was read.
+   */
+  readonly changed: ReadonlySet<string> | "all";
+  /** A warning for the log, when one is due (a shallow clone, a history read again in full). */
+  readonly note?: string;
+}
+
+/** Keeps a content tree's commit dates current (SPEC 4, 17). */
+export interface GitTracker {
+  /** A file's dates now (relative to the content root); `undefined` where git knows none. */
+  dates(path: string): CommitDates | undefined;
+  /**
+   * Asks git what changed since the last refresh: with `named` (paths
+   * relative to the root that a watcher saw change), only whether those
+   * changed in the work tree, unless HEAD moved; without, the whole tree.
+   */
+  refresh(named?: readonly string[]): Promise<GitRefresh>;
+  /** Changes whenever some file's dates did. */
+  readonly version: number;
+  /** Whether the clone is shallow (no first-commit dates). */
+  readonly shallow: boolean;
+  /** The history as of the last refresh, to keep for the next process; `undefined`: none. */
+  history(): GitHistory | undefined;
+  /** How many git processes the tracker started (a running total). */
+  readonly processes: number;
+}
+
+/**
+ * A tracker of the commit dates of the files under `root`, starting from
+ * the history a previous process kept (`kept`) when there is one. A first
+ * refresh reads the history once (one `git log` of every commit, run beside
+ * the file reads); later ones, and a restart whose kept history is an
+ * ancestor of HEAD, read only the commits since (`git log kept..HEAD`),
+ * and `git status` for what changed in the work tree. A file's dates are
+ * its earliest and latest commit among those reachable from HEAD (without
+ * its last when the work tree changed it since, without its first in a
+ * shallow clone). Where `root` is not in a work tree, or no `git` runs, no
+ * file has dates.
+ *
+ * @example
+ * ```ts
+ * import { createGitTracker } from "./git.ts";
+ * const tracker = createGitTracker("/site/content");
+ * await tracker.refresh();
+ * tracker.dates("docs/intro.md"); // { first: 1700000000000, last: 1760000000000 }
+ * ```
+ */
+export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
+  let history: GitHistory | undefined = kept;
+  /** Files changed in the work tree since their last commit (relative to the root). */
+  let dirty = new Set<string>();
+  /** Each file's dates as given out: the same object while they stay the same. */
+  let given = new Map<string, CommitDates>();
+  let version = 0;
+  let processes = 0;
+  let inTree: boolean | undefined;
+  /** HEAD's stamp at the last refresh: while it is the same, so is HEAD. */
+  let headStamp: string | undefined;
+  let gitDir: string | undefined;
+  const git = (args: readonly string[]) => {
+    processes++;
+    return execGit(root, args);
+  };
+
+  const datesOf = (path: string): CommitDates | undefined => {
+    const found = history?.files.get(path);
+    if (!found) return undefined;
+    const first = history!.shallow ? undefined : found.first;
+    const last = dirty.has(path) ? undefined : found.last;
+    if (first === undefined && last === undefined) return {};
+    return first === undefined ? { last } : last === undefined ? { first } : { first, last };
+  };
+  /** Takes the new dates of `paths`, keeping the object of each whose dates did not change. */
+  const update = (paths: Iterable<string>) => {
+    let moved = false;
+    for (const path of paths) {
+      const old = given.get(path);
+      const now = datesOf(path);
+      if (old === undefined ? now === undefined : now !== undefined && same(old, now)) continue;
+      if (now) given.set(path, now);
+      else given.delete(path);
+      moved = true;
+    }
+    if (moved) version++;
+  };
+  const rebuild = () => {
+    const next = new Map<string, CommitDates>();
+    for (const path of history?.files.keys() ?? []) {
+      const now = datesOf(path)!;
+      const old = given.get(path);
+      next.set(path, old && same(old, now) ? old : now);
+    }
+    given = next;
+    version++;
+  };
+
+  /** Where HEAD and the ref it names are, and what they hold now. */
+  const stampNow = async (): Promise<string | undefined> => {
+    if (gitDir === undefined) return undefined;
+    return await refStamp(gitDir);
+  };
+
+  /** The work tree's changed files, by path relative to the root (the named ones, or all). */
+  const status = async (prefix: string, named?: readonly string[]) => {
+    const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
+    const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
+    if (run.code !== 0) return undefined;
+    const found = new Set<string>();
+    const entries = run.stdout.split("\0");
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (entry.length < 4) continue;
+      const path = entry.slice(3);
+      if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
+      if (path.startsWith(prefix)) found.add(path.slice(prefix.length));
+    }
+    return { found, whole: scope[1] === "." };
+  };
+
+  /** HEAD, where the root sits and whether the clone is shallow; `undefined` without a commit. */
+  const head = async () => {
+    const run = await git([
+      "rev-parse",
+      "--absolute-git-dir",
+      "--show-prefix",
+      "--is-shallow-repository",
+      "--verify",
+      "-q",
+      "HEAD^{commit}",
+    ]);
+    const [dir = "", prefix = "", shallow = "", commit = ""] = run.stdout.split("\n");
+    if (dir) gitDir = dir;
+    if (run.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+    return { commit, prefix, shallow: shallow.trim() === "true" };
+  };
+
+  /**
+   * The history at `at`: from the kept one and the commits since when it is
+   * an ancestor, else read whole. Returns the files whose dates the new
+   * commits touched, or `"all"`.
+   */
+  const readHistory = async (
+    at: { commit: string; prefix: string; shallow: boolean },
+  ): Promise<{ changed: ReadonlySet<string> | "all"; note?: string }> => {
+    const old = history;
+    if (old && old.head === at.commit && old.prefix === at.prefix && old.shallow === at.shallow) {
+      return { changed: new Set() };
+    }
+    if (old && old.prefix === at.prefix && old.shallow === at.shallow) {
+      const since = await git([
         "log",
-        "--format=@%ct",
+        "--boundary",
+        "--format=%x01%m%H %ct",
         "--name-only",
         "-z",
         "--no-renames",
-        "--relative",
-        ...scope,
-      ]),
-      runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]),
+        `${old.head}..${at.commit}`,
+      ]);
+      const range = since.code === 0 ? parseLog(since.stdout, at.prefix) : undefined;
+      if (range && range.boundary.has(old.head)) {
+        const files = new Map(old.files);
+        for (const [path, dates] of range.files) {
+          const was = files.get(path);
+          files.set(
+            path,
+            was
+              ? {
+                first: Math.min(was.first, dates.first),
+                last: Math.max(was.last, dates.last),
+              }
+              : dates,
+          );
+        }
+        history = { head: at.commit, prefix: at.prefix, shallow: at.shallow, files };
+        return { changed: new Set(range.files.keys()) };
+      }
+    }
+    const whole = await git([
+      "log",
+      "--format=%x01%m%H %ct",
+      "--name-only",
+      "-z",
+      "--no-renames",
+      at.commit,
     ]);
-  } catch {
-    return undefined; // not a work tree, no git, or no commit yet
-  }
-  const [prefix = "", shallowLine = "false"] = head.split("\n");
-  const shallow = shallowLine.trim() === "true";
-  const files = new Map<string, { first?: number; last?: number }>();
-  // Newest commit first: a file's first entry is its last commit, its last entry its first.
+    if (whole.code !== 0) {
+      history = undefined;
+      return { changed: "all" };
+    }
+    history = {
+      head: at.commit,
+      prefix: at.prefix,
+      shallow: at.shallow,
+      files: parseLog(whole.stdout, at.prefix).files,
+    };
+    const note = old
+      ? `git: the commit the state folder recorded (${
+        old.head.slice(0, 12)
+      }) is not an ancestor of HEAD (${
+        at.commit.slice(0, 12)
+      }: a rebase, an amend, a reset or another branch), so the commit dates were read again from the whole history`
+      : undefined;
+    return { changed: "all", note };
+  };
+
+  let shallow = false;
+  const tracker: GitTracker = {
+    dates: (path) => given.get(path),
+    get version() {
+      return version;
+    },
+    get shallow() {
+      return shallow;
+    },
+    get processes() {
+      return processes;
+    },
+    history: () => history,
+    async refresh(named) {
+      inTree ??= await inWorkTree(root);
+      if (!inTree) inTree = await inWorkTree(root); // a repository made since
+      if (!inTree) {
+        const had = history !== undefined || given.size > 0;
+        history = undefined;
+        dirty = new Set();
+        if (had) rebuild();
+        return { changed: had ? "all" : new Set() };
+      }
+      // A watcher's paths, while HEAD stays where it was: only whether those changed in the work tree.
+      const still = history !== undefined && headStamp !== undefined &&
+        (await stampNow()) === headStamp;
+      if (named && still) {
+        if (named.length === 0) return { changed: new Set() };
+        const prefix = history!.prefix;
+        const found = await status(prefix, named);
+        if (!found) return { changed: new Set() };
+        const changed = new Set<string>();
+        const scope = found.whole ? [...new Set([...dirty, ...found.found])] : named;
+        for (const path of scope) {
+          const was = dirty.has(path);
+          const is = found.found.has(path);
+          if (was === is) continue;
+          if (is) dirty.add(path);
+          else dirty.delete(path);
+          changed.add(path);
+        }
+        update(changed);
+        return { changed };
+      }
+      // Taken before HEAD is read: a commit made meanwhile shows as a stamp changed since.
+      // (Unknown on the first refresh, which finds the git folder: the next one reads HEAD.)
+      // While it stays the same, so do HEAD and the history: a listing asks only what
+      // changed in the work tree.
+      const stamp = await stampNow();
+      const at = still
+        ? { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow }
+        : await head();
+      if (!at) {
+        const had = history !== undefined;
+        history = undefined;
+        dirty = new Set();
+        rebuild();
+        headStamp = undefined;
+        return { changed: had ? "all" : new Set() };
+      }
+      shallow = at.shallow;
+      const [read, found] = await Promise.all([readHistory(at), status(at.prefix)]);
+      headStamp = stamp;
+      const wasDirty = dirty;
+      dirty = found?.found ?? new Set();
+      if (read.changed === "all") {
+        rebuild();
+        return { changed: "all", note: read.note };
+      }
+      const changed = new Set(read.changed);
+      for (const path of wasDirty) if (!dirty.has(path)) changed.add(path);
+      for (const path of dirty) if (!wasDirty.has(path)) changed.add(path);
+      if (given.size === 0 && history && history.files.size > 0) {
+        rebuild(); // the first refresh from a kept history: every file's dates given out
+        return { changed: "all" };
+      }
+      update(changed);
+      return { changed };
+    },
+  };
+  return tracker;
+}
+
+/** Whether two files' commit dates are the same. */
+function same(a: CommitDates, b: CommitDates): boolean {
+  return a.first === b.first && a.last === b.last;
+}
+
+/**
+ * A `git log --format=%x01%m%H %ct --name-only -z` output: each file's
+ * earliest and latest commit among the commits listed (not the boundary
+ * ones, marked `-`), by path relative to `prefix`, and the boundary.
+ */
+function parseLog(
+  log: string,
+  prefix: string,
+): { files: Map<string, { first: number; last: number }>; boundary: Set<string> } {
+  const files = new Map<string, { first: number; last: number }>();
+  const boundary = new Set<string>();
   let time = 0;
+  let counted = false;
   for (let token of log.split("\0")) {
     if (token.startsWith("\n")) token = token.slice(1);
     if (token === "") continue;
-    if (token.startsWith("@")) {
-      time = Number(token.slice(1)) * 1000;
+    if (token.charCodeAt(0) === 1) {
+      // \x01, the mark (`>`, or `-` for a boundary commit), the hash, the commit time.
+      const space = token.indexOf(" ");
+      counted = token[1] !== "-";
+      if (!counted) boundary.add(token.slice(2, space));
+      time = Number(token.slice(space + 1)) * 1000;
       continue;
     }
-    const dates = files.get(token);
-    if (dates) dates.first = time;
-    else files.set(token, { first: time, last: time });
+    if (!counted || !token.startsWith(prefix)) continue;
+    const path = token.slice(prefix.length);
+    const dates = files.get(path);
+    if (!dates) files.set(path, { first: time, last: time });
+    else {
+      if (time < dates.first) dates.first = time;
+      if (time > dates.last) dates.last = time;
+    }
   }
-  // Files changed since their last commit: that commit is not their last update.
-  const entries = status.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    const path = entry.slice(3);
-    if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
-    const relative = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
-    if (relative !== undefined) delete files.get(relative)?.last;
+  return { files, boundary };
+}
+
+/**
+ * What changes when the checked-out commit may have: HEAD's text (a branch
+ * or a commit), and the stamps of the ref it names, of the packed refs and
+ * of a reftable's list (git ≥ 2.45 may keep refs there). Stats and one
+ * small read, no process.
+ *
+ * @param gitDir the work tree's git folder (`.git`, or `.git/worktrees/x` of a linked one)
+ *
+ * @example
+ * ```ts
+ * import { refStamp } from "./git.ts";
+ * const before = await refStamp("/site/.git");
+ * // … later: another stamp, another commit may be checked out
+ * ```
+ */
+export async function refStamp(gitDir: string): Promise<string> {
+  let commonDir = gitDir;
+  try {
+    commonDir = (await readFile(`${gitDir}/commondir`, "utf8")).trim();
+    if (!commonDir.startsWith("/")) commonDir = `${gitDir}/${commonDir}`;
+  } catch {
+    // not a linked work tree
   }
-  if (shallow) { for (const dates of files.values()) delete dates.first; }
-  const digest = createHash("sha1").update(head).update("\0").update(log).update("\0")
-    .update(status).digest("hex");
-  return { files, shallow, digest };
+  const head = await readFile(`${gitDir}/HEAD`, "utf8").catch(() => "");
+  const ref = /^ref: (refs\/[^\s]+)/.exec(head)?.[1];
+  const stamps = await Promise.all([
+    ref ? fileStamp(`${commonDir}/${ref}`) : "",
+    fileStamp(`${commonDir}/packed-refs`),
+    fileStamp(`${commonDir}/reftable/tables.list`),
+  ]);
+  return `${head}\n${stamps.join("\n")}`;
+}
+
+/** A file's inode, size and modification time: a ref renamed over the old one changes them. */
+async function fileStamp(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return `${info.ino}:${info.size}:${info.mtimeMs}`;
+  } catch {
+    return "-";
+  }
 }

@@ -29,9 +29,21 @@ export interface LeftOutFile {
   readonly reason: LeftOutReason;
 }
 
+/** How {@link listPlugins} lists. */
+export interface ListPluginsOptions {
+  /** List with blocking calls: a first load, when nothing is served yet. */
+  readonly blocking: boolean;
+  /**
+   * Stat every selected file (its mtime, size and inode), to compare with
+   * what was read before; without it, each read stats its own file (a first
+   * load with nothing to compare with).
+   */
+  readonly stamp: boolean;
+}
+
 /** What one full listing found. */
 export interface PluginsListing {
-  /** Per plugin, in config order: the files it selects (stamped, but on a first load). */
+  /** Per plugin, in config order: the files it selects (stamped when asked to be). */
   readonly found: readonly {
     readonly selector: PluginSelector;
     readonly files: readonly (FoundFile & Partial<Stamp>)[];
@@ -74,22 +86,26 @@ export function pluginSelectors(config: ContentConfig): PluginSelector[] {
 /**
  * Lists every plugin folder (concurrently): the files each selects, with
  * each thing left out as a warning whose reason is a value, and, for
- * `check`, the files each plugin's include globs skip. A first load
- * (`first`) lists with blocking calls and leaves the stats to the reads.
+ * `check`, the files each plugin's include globs skip. A first load lists
+ * with blocking calls; one with nothing to compare with leaves the stats to
+ * the reads.
  *
  * @example
  * ```ts
  * import { listPlugins, pluginSelectors } from "./list_plugins.ts";
  * import { validateConfig } from "../config/validate.ts";
  * const config = validateConfig({ plugins: { docs: null } }, "/site/content");
- * const listing = await listPlugins(config.root, pluginSelectors(config), true);
+ * const listing = await listPlugins(config.root, pluginSelectors(config), {
+ *   blocking: true,
+ *   stamp: false,
+ * });
  * listing.found[0].files; // [{ path: "intro.md", abs: "/site/content/docs/intro.md" }, …]
  * ```
  */
 export async function listPlugins(
   root: string,
   selectors: readonly PluginSelector[],
-  first: boolean,
+  options: ListPluginsOptions,
 ): Promise<PluginsListing> {
   const warnings: Warning[] = [];
   const leftOut: LeftOutFile[] = [];
@@ -121,14 +137,15 @@ export async function listPlugins(
       skipName: (name: string, nested: boolean) => isSkippedName(name, plugin.generator, nested),
       onLeftOut,
       onPassed: passed,
-      blocking: first,
+      blocking: options.blocking,
     });
     for (const [path, mtime] of listing.folders) folders.set(path, mtime);
     irregular ||= listing.irregular;
-    const files: (FoundFile & Partial<Stamp>)[] = first ? listing.files : await stampAll(
+    const files: (FoundFile & Partial<Stamp>)[] = !options.stamp ? listing.files : await stampAll(
       listing.files,
       (file, code) =>
         onLeftOut({ path: file.path, folder: false, problem: code, reason: "unreadable" }),
+      options.blocking,
     );
     return { selector, files };
   }));

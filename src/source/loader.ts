@@ -2,28 +2,47 @@ import type { ContentConfig } from "../config/types.ts";
 import { entryInfo, type Stamp } from "./fs.ts";
 import { foldersChanged, type FoundFile } from "./list.ts";
 import { listPlugins, pluginSelectors, type PluginsListing } from "./list_plugins.ts";
-import type {
+import {
+  type ContentLoader,
+  type Entry,
+  type Loaded,
+  type LoaderHelper,
+  type LoaderOptions,
+  type LoadWork,
+  NO_WORK,
+  type PluginSelection,
+  RACY_MS,
+} from "./loader_types.ts";
+import { isWarning } from "./parse.ts";
+import type { Warning } from "./parsed_file.ts";
+import { runHelper } from "./worker_pool.ts";
+import { readContentFiles, type ReadJob, type ReadResult, sameChecksum } from "./read_file.ts";
+import { isContentPath } from "./select.ts";
+import { contentPath } from "../util/path.ts";
+import { textWork } from "../util/work_counts.ts";
+
+// The loader's types live beside it; they are named here too, where the loader is.
+export type {
   ContentLoader,
   Entry,
   Loaded,
   LoaderHelper,
   LoaderOptions,
+  LoadWork,
   PluginSelection,
-} from "./loader_types.ts";
-import { isWarning } from "./parse.ts";
-import type { Warning } from "./parsed_file.ts";
-import { runHelper } from "./worker_pool.ts";
-import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
-import { isContentPath } from "./select.ts";
-import { contentPath } from "../util/path.ts";
+};
+export { NO_WORK, RACY_MS };
 
-// The loader's types live beside it; they are named here too, where the loader is.
-export type { ContentLoader, Entry, Loaded, LoaderHelper, LoaderOptions, PluginSelection };
+/** No extras compared yet: the first load compares every file's (a kept file's too). */
+const UNCHECKED = Symbol("unchecked");
 
 /**
  * Creates a loader for a configuration. A file is read again only when its
- * modification time or size changed, or what `extraFor` attaches to it
- * (see `extraVersion`); otherwise what `prepare` made of it is reused.
+ * size, modification time or inode changed (or it changed too recently for
+ * its stamp to be trusted: then its checksum is compared), or what
+ * `extraFor` attaches to it (see `extraVersion`, `rebase`); otherwise what
+ * `prepare` made of it is reused, in this process or, from `kept`, in the
+ * previous one.
  *
  * @example
  * ```ts
@@ -38,8 +57,15 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper, extraFor, extraVersion, beforeRead, progress } = options;
+  const { prepare, helper, extraFor, extraVersion, extrasReady, progress, rebase } = options;
+  const sameExtra = options.sameExtra ?? ((a: unknown, b: unknown) => a === b);
   let cache = new Map<string, Entry<T>>();
+  /** Entries a previous process kept, as they came (counted when reused). */
+  const kept = new WeakSet<Entry<T>>();
+  for (const entry of options.kept ?? []) {
+    cache.set(entryKey(entry.plugin, entry.abs), entry);
+    kept.add(entry);
+  }
   /** What the last full listing said: its warnings, files left out and skipped. */
   let listing: Pick<PluginsListing, "warnings" | "leftOut" | "skipped"> = {
     warnings: [],
@@ -49,9 +75,14 @@ export function createLoader<T extends object>(
   let folderStamps = new Map<string, number>();
   let irregular = false;
   let listedOnce = false;
-  /** The `extraVersion` every kept file was last checked against (or read under). */
-  let checkedVersion: unknown;
+  /** The `extraVersion` every kept file was last checked against. */
+  let checkedVersion: unknown = UNCHECKED;
   const selectors = pluginSelectors(config);
+  const folderOf = new Map(selectors.map((s) => [s.plugin.name, s]));
+  const shownOf = (entry: Entry<T>) => {
+    const selector = folderOf.get(entry.plugin)!;
+    return contentPath(selector.plugin.path, entry.abs.slice(selector.folder.length));
+  };
   const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
     abs: found.abs,
     plugin,
@@ -59,30 +90,52 @@ export function createLoader<T extends object>(
     shown,
     mtime: found.mtime,
     size: found.size,
+    ino: found.ino,
     maxSize: config.maxFileSize,
     extra: extraFor?.(shown),
   });
   /**
-   * Whether a file read before can be reused as it is: same size and
-   * modification time, and (when `checkExtra`, the extras' version having
-   * changed) prepared with what would be attached to it now.
+   * Whether a file read before can be reused as it is (`yes`): same size,
+   * modification time and inode. One a previous process read, modified
+   * within {@link RACY_MS} of that read or after it (a clock that moved
+   * back, a time in the future), is `verify`: its checksum says, as the
+   * write that followed the read may have left the stamp as it was. (In
+   * this process the watcher names such a write, and a request that finds
+   * a file's bytes changed has it read again.)
    */
-  const reusable = (
-    old: Entry<T> | undefined,
-    stamp: Stamp,
-    checkExtra: boolean,
-    shown: () => string,
-  ) =>
-    old !== undefined && old.mtime === stamp.mtime && old.size === stamp.size &&
-    (!checkExtra || isWarning(old.result) || old.extra === extraFor?.(shown()));
-  /** Whether the extras may have changed since every kept file was checked against them. */
-  const extrasMoved = () => extraVersion !== undefined && extraVersion() !== checkedVersion;
+  const reusable = (old: Entry<T> | undefined, stamp: Stamp): "yes" | "verify" | "no" => {
+    if (old === undefined || old.mtime !== stamp.mtime || old.size !== stamp.size) return "no";
+    if (old.ino !== 0 && stamp.ino !== 0 && old.ino !== stamp.ino) return "no";
+    if (old.checksum !== undefined && kept.has(old) && stamp.mtime >= old.readAt - RACY_MS) {
+      return "verify";
+    }
+    return "yes";
+  };
+
+  /** The work of one load, counted as it goes. */
+  const counter = () => {
+    const work = { ...NO_WORK } as { -readonly [K in keyof LoadWork]: LoadWork[K] };
+    const parsesBefore = textWork.parses;
+    return {
+      work,
+      done: (): LoadWork => ({ ...work, parses: work.parses + textWork.parses - parsesBefore }),
+    };
+  };
 
   const finish = (
     next: Map<string, Entry<T>>,
     counts: { read: number; helped: number; changed: boolean; listed: boolean },
+    work: LoadWork,
   ): Loaded<T> => {
+    const previous = cache;
     cache = next;
+    if (options.settled) {
+      const changed: Entry<T>[] = [];
+      const removed: Entry<T>[] = [];
+      for (const [key, entry] of next) if (previous.get(key) !== entry) changed.push(entry);
+      for (const [key, entry] of previous) if (!next.has(key)) removed.push(entry);
+      if (changed.length > 0 || removed.length > 0) options.settled(changed, removed);
+    }
     const warnings = [...listing.warnings];
     const files: T[] = [];
     const leftOut = [...listing.leftOut];
@@ -102,7 +155,7 @@ export function createLoader<T extends object>(
         listing.leftOut.filter((left) => left.plugin === name).length,
       skipped: listing.skipped.get(name) ?? {},
     }));
-    return { files, warnings, irregular, leftOut, selection, ...counts };
+    return { files, warnings, irregular, leftOut, selection, work, ...counts };
   };
 
   /** Reads the jobs into `next`, sharing a large first load with the helper. */
@@ -110,11 +163,13 @@ export function createLoader<T extends object>(
     todo: readonly ReadJob[],
     next: Map<string, Entry<T>>,
     blocking: boolean,
+    work: { derived: number; parses: number },
   ): Promise<number> => {
     let cursor = 0;
     let done = 0;
     const store = (entry: Entry<T>) => {
       next.set(entryKey(entry.plugin, entry.abs), entry);
+      if (!isWarning(entry.result)) work.derived++;
       if (progress && (++done % 256 === 0 || done === todo.length)) progress(done, todo.length);
     };
     const readHere = (read: ReadResult, { shown, extra }: ReadJob) =>
@@ -128,42 +183,119 @@ export function createLoader<T extends object>(
     const helped = helper && todo.length >= (helper.from ?? 1000);
     const [, byHelper] = await Promise.all([
       readContentFiles(one, readHere, blocking),
-      helped ? runHelper(helper, take, store, readHere) : 0,
+      helped ? runHelper(helper, take, store, readHere) : { read: 0, parses: 0 },
     ]);
-    return byHelper;
+    work.parses += byHelper.parses;
+    return byHelper.read;
+  };
+
+  /**
+   * Once the extras have settled, every entry whose extra is another now
+   * (when they moved since the last check): made again with it by `rebase`,
+   * or read again. Returns how many entries changed their result.
+   */
+  const settleExtras = async (
+    next: Map<string, Entry<T>>,
+    blocking: boolean,
+    work: { read: number; derived: number; rebased: number; parses: number },
+  ): Promise<{ changed: number; helped: number }> => {
+    if (!extraFor) return { changed: 0, helped: 0 };
+    await extrasReady?.();
+    const version = extraVersion?.();
+    if (extraVersion !== undefined && version === checkedVersion) return { changed: 0, helped: 0 };
+    checkedVersion = extraVersion === undefined ? UNCHECKED : version;
+    const again: ReadJob[] = [];
+    let changed = 0;
+    for (const [key, entry] of next) {
+      if (isWarning(entry.result)) continue;
+      const shown = shownOf(entry);
+      const extra = extraFor(shown);
+      if (sameExtra(entry.extra, extra)) continue;
+      if (rebase) {
+        const result = rebase(entry.result, extra, shown);
+        if (result !== entry.result) {
+          changed++;
+          work.rebased++;
+        }
+        next.set(key, { ...entry, result, extra });
+      } else {
+        const selector = folderOf.get(entry.plugin)!;
+        again.push(
+          job(
+            { abs: entry.abs, path: entry.abs.slice(selector.folder.length) },
+            entry.plugin,
+            shown,
+          ),
+        );
+      }
+    }
+    if (again.length === 0) return { changed, helped: 0 };
+    work.read += again.length;
+    const helped = await readAll(again, next, blocking, work);
+    return { changed: changed + again.length, helped };
+  };
+
+  /** Compares checksums of the files whose stamps are too recent to trust: those that differ are read. */
+  const verifyAll = async (
+    verify: readonly { key: string; old: Entry<T>; job: ReadJob }[],
+    next: Map<string, Entry<T>>,
+    todo: ReadJob[],
+    blocking: boolean,
+    work: { verified: number; read: number; fromCache: number },
+  ) => {
+    for (const { key, old, job } of verify) {
+      work.verified++;
+      work.read++;
+      const readAt = Date.now();
+      if (await sameChecksum(old.abs, old.checksum!, config.maxFileSize, blocking)) {
+        if (kept.has(old)) work.fromCache++;
+        next.set(key, { ...old, readAt });
+      } else todo.push(job);
+    }
   };
 
   const full = async (): Promise<Loaded<T>> => {
-    // The first load blocks on its I/O (nothing is served before it ends) and
-    // has nothing to compare with, so each read stats its own file.
+    // The first load blocks on its I/O (nothing is served before it ends);
+    // with nothing to compare with (no kept entries), each read stats its own file.
     const first = !listedOnce;
     listedOnce = true;
+    const { work, done } = counter();
     const next = new Map<string, Entry<T>>();
     const todo: ReadJob[] = [];
-    const listed = await listPlugins(config.root, selectors, first);
+    const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
+    const stamp = !first || cache.size > 0;
+    const listed = await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
     irregular = listed.irregular;
-    await beforeRead?.();
-    const checkExtra = extrasMoved();
     for (const { selector: { plugin }, files } of listed.found) {
-      const shown = (path: string) => contentPath(plugin.path, path);
+      if (stamp) work.stated += files.length;
       for (const file of files) {
         const key = entryKey(plugin.name, file.abs);
         const old = cache.get(key);
-        // Stamped by the listing, but on the first load (whose cache is empty).
-        if (reusable(old, file as Stamp, checkExtra, () => shown(file.path))) next.set(key, old!);
-        else todo.push(job(file, plugin.name, shown(file.path)));
+        const shown = () => contentPath(plugin.path, file.path);
+        // Stamped by the listing, but on a first load with nothing kept (whose cache is empty).
+        const reuse = stamp ? reusable(old, file as Stamp) : "no";
+        if (reuse === "yes") {
+          next.set(key, old!);
+          if (kept.has(old!)) work.fromCache++;
+        } else if (reuse === "verify") {
+          verify.push({ key, old: old!, job: job(file, plugin.name, shown()) });
+        } else todo.push(job(file, plugin.name, shown()));
       }
     }
-    checkedVersion = extraVersion?.(); // every file kept was checked, every other is read now
-    const helped = await readAll(todo, next, first);
+    await verifyAll(verify, next, todo, first, work);
+    if (!stamp) work.stated += todo.length; // each read stats its own file
+    work.read += todo.length;
+    let helped = await readAll(todo, next, first, work);
+    const extras = await settleExtras(next, first, work);
+    helped += extras.helped;
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
     const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
-    const changed = todo.length > 0 || next.size !== cache.size ||
+    const changed = todo.length > 0 || extras.changed > 0 || next.size !== cache.size ||
       key(listed.warnings) !== key(listing.warnings);
     listing = listed;
-    return finish(next, { read: todo.length, helped, changed, listed: true });
+    return finish(next, { read: work.read, helped, changed, listed: true }, done());
   };
 
   return {
@@ -174,10 +306,10 @@ export function createLoader<T extends object>(
       // and one read. Anything else (a folder, a link, a plugin folder or one
       // above it, a file that replaced a folder, something that is not a
       // regular file) is listed again in full, which reads only what changed.
-      await beforeRead?.();
-      const checkExtra = extrasMoved();
+      const { work, done } = counter();
       const next = new Map(cache);
       const todo: ReadJob[] = [];
+      const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
       let removed = false;
       for (const abs of new Set(paths)) {
         // Every plugin whose folder holds the path: their selections may overlap.
@@ -187,6 +319,7 @@ export function createLoader<T extends object>(
           continue; // outside every plugin folder (services.yaml, other files)
         }
         const info = await entryInfo(abs);
+        work.stated++;
         for (const owner of owners) {
           const path = abs.slice(owner.folder.length);
           // Editors' swap files, `_drafts/`, `.git/`.
@@ -202,14 +335,22 @@ export function createLoader<T extends object>(
           }
           if (!owner.select(path)) continue;
           const shown = contentPath(owner.plugin.path, path);
-          if (!reread && reusable(next.get(key), info, checkExtra, () => shown)) continue;
-          const found = { path, abs, mtime: info.mtime, size: info.size };
-          todo.push(job(found, owner.plugin.name, shown));
+          const found = { path, abs, mtime: info.mtime, size: info.size, ino: info.ino };
+          const old = next.get(key);
+          const reuse = reread ? "no" : reusable(old, info);
+          if (reuse === "yes") continue;
+          if (reuse === "verify") {
+            verify.push({ key, old: old!, job: job(found, owner.plugin.name, shown) });
+          } else todo.push(job(found, owner.plugin.name, shown));
         }
       }
-      const helped = await readAll(todo, next, false);
-      const changed = todo.length > 0 || removed;
-      return finish(next, { read: todo.length, helped, changed, listed: false });
+      await verifyAll(verify, next, todo, false, work);
+      work.read += todo.length;
+      let helped = await readAll(todo, next, false, work);
+      const extras = await settleExtras(next, false, work);
+      helped += extras.helped;
+      const changed = todo.length > 0 || removed || extras.changed > 0;
+      return finish(next, { read: work.read, helped, changed, listed: false }, done());
     },
   };
 }

@@ -24,6 +24,28 @@ export interface Loaded<T> {
   readonly leftOut: readonly LeftOutFile[];
   /** Per plugin, in config order: the files it selects and those its include globs skip. */
   readonly selection: readonly PluginSelection[];
+  /** What this load did, counted (SPEC 17: tests bound these, `check --json` shows them). */
+  readonly work: LoadWork;
+}
+
+/** What one load did, counted: the work a start or a change cost (SPEC 17). */
+export interface LoadWork {
+  /** Files stat'ed (by the listing, or one by one for the named paths). */
+  readonly stated: number;
+  /** Files whose bytes were read (derived, or checked against their checksum). */
+  readonly read: number;
+  /** Files derived (parsed and their fields made): on this thread or the helper's. */
+  readonly derived: number;
+  /** Files whose stamp had not changed but was too recent to trust: read and their checksum compared. */
+  readonly verified: number;
+  /** Files whose fields were made again for new extras (commit dates) without a read. */
+  readonly rebased: number;
+  /** Files taken as they were from what a previous process kept (the state folder's cache). */
+  readonly fromCache: number;
+  /** Markdown parser runs (block parses, on both threads). */
+  readonly parses: number;
+  /** Git processes started for the load's commit dates. */
+  readonly git: number;
 }
 
 /** What one plugin's selection holds: `check`'s files seen and files skipped (SPEC 15). */
@@ -52,6 +74,18 @@ export interface ContentLoader<T> {
    */
   foldersChanged(): boolean;
 }
+
+/** A load's work with nothing done. */
+export const NO_WORK: LoadWork = Object.freeze({
+  stated: 0,
+  read: 0,
+  derived: 0,
+  verified: 0,
+  rebased: 0,
+  fromCache: 0,
+  parses: 0,
+  git: 0,
+});
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
 export interface LoaderHelper<T> {
@@ -89,11 +123,39 @@ export interface LoaderOptions<T> {
    */
   readonly extraVersion?: () => unknown;
   /**
-   * Awaited after listing and before any file is read: what `extraFor`
-   * answers from may still be on its way (commit dates from a `git log`
-   * that runs while the folders are listed).
+   * Awaited after the files are read, before their extras are compared:
+   * what `extraFor` answers from may still be on its way (commit dates from
+   * a `git log` that runs while the folders are listed and the files read).
+   * A file read before it settled was prepared with the extra then known;
+   * one whose extra is another now is given to `rebase` (or read again).
    */
-  readonly beforeRead?: () => Promise<unknown> | undefined;
+  readonly extrasReady?: () => Promise<unknown> | undefined;
+  /**
+   * Whether two extras are the same (default `===`): extras kept from
+   * another process are copies, equal in value.
+   */
+  readonly sameExtra?: (a: unknown, b: unknown) => boolean;
+  /**
+   * What a prepared file becomes with another extra, without reading it
+   * again (the service re-dates a file for new commit dates). Without it, a
+   * file whose extra changed is read and prepared again.
+   *
+   * @param shown the path printed in warnings
+   */
+  readonly rebase?: (result: T, extra: unknown, shown: string) => T;
+  /**
+   * What a previous process kept (the state folder's derivation cache,
+   * SPEC 17): the entries the first load starts from. A kept entry is
+   * reused while its file's size, modification time and inode are the same
+   * (and the file was not modified within {@link RACY_MS} of its read, else
+   * its checksum is compared first).
+   */
+  readonly kept?: readonly Entry<T>[];
+  /**
+   * Told after each load what changed in the loader's entries: those made
+   * or changed, and those gone (the service keeps them in its state folder).
+   */
+  readonly settled?: (changed: readonly Entry<T>[], removed: readonly Entry<T>[]) => void;
   /**
    * A helper that shares a large first load with a second core, where the
    * runtime has `Worker` (Deno, Bun; Node reads on the main thread).
@@ -115,6 +177,20 @@ export interface Entry<T> {
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
   readonly size: number;
+  /** Inode number (0 where none is known: then it is not compared). */
+  readonly ino: number;
+  /** SHA-256 of the bytes `result` was made from, where they were read. */
+  readonly checksum?: string;
+  /** When the read began (epoch ms): see {@link RACY_MS}. */
+  readonly readAt: number;
   /** What `extraFor` attached when the file was read (`prepare` made `result` with it). */
   readonly extra?: unknown;
 }
+
+/**
+ * A file modified less than this before it was read (or after) may change
+ * again without its stamp changing (a file system that keeps whole or even
+ * seconds, a write in the same tick), so its stamp alone is not trusted:
+ * its checksum is compared (git's "racily clean" entries, SPEC 17).
+ */
+export const RACY_MS = 2000;

@@ -24,6 +24,7 @@ export interface ReadJob {
    */
   readonly mtime?: number;
   readonly size?: number;
+  readonly ino?: number;
   /** Larger files are left out with a warning, unread (config `max_file_size`). */
   readonly maxSize: number;
   /** What the loader's owner attached to this file for `prepare` (its commit dates, say). */
@@ -40,6 +41,12 @@ export interface ReadResult {
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
   readonly size: number;
+  /** Inode number (0 where the file system gives none, or the file could not be read). */
+  readonly ino: number;
+  /** SHA-256 of the bytes read (none when they were not read). */
+  readonly checksum?: string;
+  /** When the read began (epoch ms): a file modified since may show the same stamp. */
+  readonly readAt: number;
 }
 
 /**
@@ -60,6 +67,7 @@ export interface ReadResult {
  */
 export async function readContentFile(job: ReadJob, blocking = false): Promise<ReadResult> {
   const { abs, plugin } = job;
+  const readAt = Date.now();
   const warning = (message: string, reason: LeftOutReason) => ({
     file: job.shown,
     message,
@@ -79,6 +87,8 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
       result: warning(`cannot be read (${code}); left out`, "unreadable"),
       mtime: NaN,
       size: NaN,
+      ino: 0,
+      readAt,
     };
   }
   if (read.kind === "not a regular file") {
@@ -88,20 +98,51 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
       result: warning(`not a regular file (${read.what}); left out`, "not a regular file"),
       mtime: NaN,
       size: NaN,
+      ino: 0,
+      readAt,
     };
   }
   // The listing's stamp when there is one: what the next listing compares with.
   const mtime = job.mtime ?? read.mtime;
   const size = job.size ?? read.size;
+  const ino = job.ino ?? read.ino;
   if (read.kind === "too large") {
     const message = `${formatSize(read.size)}, larger than max_file_size (${
       formatSize(job.maxSize)
     }); left out`;
-    return { abs, plugin, result: warning(message, "too large"), mtime, size };
+    return { abs, plugin, result: warning(message, "too large"), mtime, size, ino, readAt };
   }
   const checksum = fileChecksum(read.bytes);
   const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
-  return { abs, plugin, result: parseFile(read.bytes, meta, job.shown), mtime, size };
+  const result = parseFile(read.bytes, meta, job.shown);
+  return { abs, plugin, result, mtime, size, ino, checksum, readAt };
+}
+
+/**
+ * Whether a file's bytes are still those of `checksum` (a file whose stamp
+ * did not change, read within the stamp's resolution of a change): `true`,
+ * `false` when they differ or it cannot be read as a regular file.
+ *
+ * @param blocking read with blocking calls (see {@link readRegularFileSync})
+ *
+ * @example
+ * ```ts
+ * import { sameChecksum } from "./read_file.ts";
+ * await sameChecksum("/site/content/docs/intro.md", "9f2c…", 10 * 1024 * 1024, false);
+ * ```
+ */
+export async function sameChecksum(
+  abs: string,
+  checksum: string,
+  maxSize: number,
+  blocking: boolean,
+): Promise<boolean> {
+  try {
+    const read = blocking ? readRegularFileSync(abs, maxSize) : await readRegularFile(abs, maxSize);
+    return read.kind === "file" && fileChecksum(read.bytes) === checksum;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -40,8 +40,15 @@ export type FileRead =
     readonly bytes: Uint8Array;
     readonly mtime: number;
     readonly size: number;
+    /** The file's inode number (0 where the file system gives none). */
+    readonly ino: number;
   }
-  | { readonly kind: "too large"; readonly mtime: number; readonly size: number }
+  | {
+    readonly kind: "too large";
+    readonly mtime: number;
+    readonly size: number;
+    readonly ino: number;
+  }
   | { readonly kind: "not a regular file"; readonly what: string };
 
 // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer,
@@ -58,7 +65,9 @@ function whatIs(info: Stats): string {
 
 function classify(info: Stats, maxSize: number): FileRead | undefined {
   if (!info.isFile()) return { kind: "not a regular file", what: whatIs(info) };
-  if (info.size > maxSize) return { kind: "too large", mtime: info.mtimeMs, size: info.size };
+  if (info.size > maxSize) {
+    return { kind: "too large", mtime: info.mtimeMs, size: info.size, ino: info.ino };
+  }
   return undefined;
 }
 
@@ -91,7 +100,7 @@ export function readRegularFileSync(path: string, maxSize: number): FileRead {
       at += got;
     }
     const read = at === bytes.length ? bytes : bytes.subarray(0, at);
-    return { kind: "file", bytes: read, mtime: info.mtimeMs, size: info.size };
+    return { kind: "file", bytes: read, mtime: info.mtimeMs, size: info.size, ino: info.ino };
   } finally {
     closeSync(fd);
   }
@@ -125,9 +134,14 @@ export function readRegularFile(path: string, maxSize: number): Promise<FileRead
     readFileCallback(path, { flag: OPEN_FLAGS }, (error, bytes) => {
       if (error) return reject(error);
       if (bytes.length > maxSize) {
-        return resolve({ kind: "too large", mtime: info.mtimeMs, size: bytes.length });
+        return resolve({
+          kind: "too large",
+          mtime: info.mtimeMs,
+          size: bytes.length,
+          ino: info.ino,
+        });
       }
-      resolve({ kind: "file", bytes, mtime: info.mtimeMs, size: info.size });
+      resolve({ kind: "file", bytes, mtime: info.mtimeMs, size: info.size, ino: info.ino });
     });
   });
 }

@@ -24,12 +24,15 @@ export interface HelperBatch {
 export interface HelperReply<T> {
   readonly id: number;
   readonly results: readonly (Omit<ReadResult, "result"> & { readonly result: T | Warning })[];
+  /** Markdown parser runs the batch took (the helper's own count: another isolate). */
+  readonly parses?: number;
 }
 
 /**
  * Runs batches from `take` on the helper Web Worker until `take` runs dry,
  * two in flight so the worker never waits on this thread, and resolves with
- * how many files it read. Without `Worker` it does nothing; if the worker
+ * how many files it read and how many parser runs it made. Without `Worker`
+ * it does nothing; if the worker
  * fails, its batches in flight are read here. The worker ends with the
  * load: it holds nothing between loads.
  *
@@ -37,7 +40,7 @@ export interface HelperReply<T> {
  * ```ts
  * import { runHelper } from "./worker_pool.ts";
  * const jobs: import("./read_file.ts").ReadJob[] = [];
- * const read = await runHelper(
+ * const { read } = await runHelper(
  *   { url: new URL("../pipeline/read_worker.ts", import.meta.url), data: { keepBody: false } },
  *   (count) => jobs.splice(0, count),
  *   () => {},
@@ -50,14 +53,16 @@ export function runHelper<T extends object>(
   take: (count: number) => readonly ReadJob[],
   store: (entry: Entry<T>) => void,
   readHere: (result: ReadResult, job: ReadJob) => void,
-): Promise<number> {
+): Promise<{ read: number; parses: number }> {
   let worker: Worker;
   try {
     worker = new Worker(helper.url, { type: "module" });
   } catch {
-    return Promise.resolve(0); // no Worker here (Node), or it may not start one (an edge runtime)
+    // no Worker here (Node), or it may not start one (an edge runtime)
+    return Promise.resolve({ read: 0, parses: 0 });
   }
   let read = 0;
+  let parses = 0;
   return new Promise((resolve) => {
     const pending = new Map<number, readonly ReadJob[]>();
     let id = 0;
@@ -69,7 +74,7 @@ export function runHelper<T extends object>(
     };
     const end = () => {
       worker.terminate();
-      resolve(read);
+      resolve({ read, parses });
     };
     worker.onmessage = ({ data }: MessageEvent<HelperReply<T>>) => {
       const jobs = pending.get(data.id) ?? [];
@@ -85,6 +90,7 @@ export function runHelper<T extends object>(
         store({ ...result, result: helper.adopt ? helper.adopt(value) : value, extra: job?.extra });
       });
       read += data.results.length;
+      parses += data.parses ?? 0;
       send();
       if (pending.size === 0) end();
     };
@@ -94,7 +100,7 @@ export function runHelper<T extends object>(
       const left = [...pending.values()].flat();
       pending.clear();
       let i = 0;
-      readContentFiles(() => left[i++], readHere).then(() => resolve(read));
+      readContentFiles(() => left[i++], readHere).then(() => resolve({ read, parses }));
     };
     send();
     send();

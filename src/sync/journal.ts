@@ -3,6 +3,7 @@
 import type { Index } from "../index/build.ts";
 import type { IndexChanges } from "../index/changes.ts";
 import type { Item } from "../index/item.ts";
+import type { DerivationCache } from "../pipeline/derivation_cache.ts";
 import { createChangeKeys } from "./change_key.ts";
 import { oldestTombstone, planRecordChanged } from "./record_changed.ts";
 import {
@@ -26,6 +27,11 @@ export interface Journal {
   readonly state: JournalState;
   /** Whether it is kept on disk now (else it lasts as long as the process). */
   readonly durable: boolean;
+  /**
+   * The derivation cache kept in the journal's database (SPEC 17), while
+   * the journal is kept on disk; `undefined` when it lives in memory.
+   */
+  readonly cache: DerivationCache | undefined;
   /**
    * Records an index's feed (SPEC 12): its changes are written (in one
    * transaction, when durable) before the new state is returned, so no
@@ -80,10 +86,10 @@ export function createJournal(options: JournalOptions): Journal {
     } catch (error) {
       options.warn(
         error instanceof JournalUnavailable && error.reason === "held"
-          ? `${error.message}: another server on this state folder? This one keeps a journal of its own in memory, whose cursors last as long as this process`
+          ? `${error.message}: another server on this state folder? This one keeps a journal of its own in memory, whose cursors last as long as this process, and no derivation cache`
           : `${options.folder}: cannot keep the sync journal there (${
             (error as Error).message
-          }); it lives in memory, and its cursors last as long as this process (${JOURNAL_FILE} is kept for a later start)`,
+          }); it lives in memory, and its cursors last as long as this process (${JOURNAL_FILE} is kept for a later start); every start derives every file`,
       );
     }
   }
@@ -110,6 +116,9 @@ export function createJournal(options: JournalOptions): Journal {
     },
     get durable() {
       return store !== undefined;
+    },
+    get cache() {
+      return store?.cache;
     },
     record(index, now, since) {
       const recordOf = (item: Item): RecordedItem => ({

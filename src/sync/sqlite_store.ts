@@ -7,6 +7,8 @@
 // number to two changes, and answer cursors short).
 import { mkdirSync, renameSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import type { DerivationCache } from "../pipeline/derivation_cache.ts";
+import { derivationTables, isCacheTable } from "./derivation_store.ts";
 import {
   emptyJournal,
   type JournalChanges,
@@ -26,6 +28,8 @@ export interface JournalStore {
   readonly state: JournalState;
   /** Writes one record's changes in one transaction (durable when it returns). */
   write(changes: JournalChanges): void;
+  /** The derivation cache kept in the same database (SPEC 17). */
+  readonly cache: DerivationCache;
   /** Closes the database, and so lets another server have it. */
   close(): void;
 }
@@ -176,9 +180,10 @@ function open(file: string): JournalStore {
     // appended to; SQLite's default 2 MB was most of what it cost a server
     // at 10,000 items (bench: peak memory after start).
     db.exec("PRAGMA cache_size = -256");
-    const tables = db.prepare(
+    // The derivation cache's tables (derivation_store.ts) are its own to check.
+    const tables = (db.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
-    ).all() as { name: string }[];
+    ).all() as { name: string }[]).filter(({ name }) => !isCacheTable(name));
     if (tables.length === 0) {
       // One transaction: a crash leaves no half-made journal.
       db.exec(`BEGIN IMMEDIATE;
@@ -258,6 +263,7 @@ function open(file: string): JournalStore {
          lives = excluded.lives, lang = excluded.lang, version = excluded.version`,
     );
     const purge = db.prepare("DELETE FROM entries WHERE id = ?");
+    const cache = derivationTables(db);
     const setMeta = db.prepare("UPDATE meta SET value = ? WHERE key = ?");
     return {
       state,
@@ -294,6 +300,7 @@ function open(file: string): JournalStore {
           throw error;
         }
       },
+      cache,
       close: () => db.close(),
     };
   } catch (error) {

@@ -1,0 +1,364 @@
+// SPEC 17: a restart and a change cost what changed. Every bound here is a
+// count of work (files stat'ed, read, derived, parser runs, git processes),
+// never a duration: the tests run on a loaded machine.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { chmod, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import process from "node:process";
+import { Buffer } from "node:buffer";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { createContentApi } from "../mod.ts";
+import type { ContentApi } from "../mod.ts";
+import { renderFullFeed } from "../src/feed/feed_bytes.ts";
+import { createHandler } from "../src/http/handler.ts";
+import type { Index } from "../src/index/build.ts";
+import type { Item } from "../src/index/item.ts";
+import { loadConfigFile } from "../src/config/load.ts";
+import { contentPipeline } from "../src/pipeline/pipeline.ts";
+import { readBody } from "../src/source/read_file.ts";
+import { createJournal } from "../src/sync/journal.ts";
+import {
+  configFor,
+  git,
+  HAS_GIT,
+  LONG,
+  md,
+  memoryLogger,
+  removeSite,
+  writeSite,
+} from "./helpers.ts";
+
+/** A site of `count` docs (three folders, tags, some with dates) and a blog post. */
+function files(count: number): Record<string, string> {
+  const out: Record<string, string> = {
+    "services.yaml": configFor(["docs", "blog", "api", "sitemap"], "https://example.com"),
+    "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news"] }, LONG),
+  };
+  for (let i = 0; i < count; i++) {
+    const front: Record<string, unknown> = { title: `Doc ${i}`, tags: [`t${i % 4}`] };
+    if (i % 3 === 0) front.date = "2023-01-0" + (1 + (i % 9));
+    out[`docs/s${i % 3}/doc-${i}.md`] = md(front, `${LONG} Number ${i}.`);
+  }
+  return out;
+}
+
+/** Every content file's modification time an hour back: their stamps are trusted (not racy). */
+async function age(root: string, paths: readonly string[], seconds = 3600): Promise<void> {
+  const then = Date.now() / 1000 - seconds;
+  for (const path of paths) await utimes(join(root, path), then, then);
+}
+
+const contentPaths = (site: Record<string, string>) =>
+  Object.keys(site).filter((path) => path.endsWith(".md"));
+
+/** Starts the service, runs `fn`, closes it (its state folder stays). */
+async function started<T>(
+  root: string,
+  fn: (api: ContentApi, warnings: string[]) => Promise<T> | T,
+  options: { watch?: boolean } = {},
+): Promise<T> {
+  const log = memoryLogger();
+  const api = await createContentApi({
+    config: join(root, "services.yaml"),
+    logger: log,
+    watch: options.watch ?? false,
+  });
+  try {
+    return await fn(api, log.warnings());
+  } finally {
+    api.close();
+  }
+}
+
+/** The feed's data and every item's JSON form: what two starts must serve alike. */
+async function served(api: ContentApi): Promise<unknown> {
+  const get = async (path: string) => (await api.fetch(new Request(`https://example.com${path}`)));
+  const feed = await (await get("/api/content.json")).json();
+  const forms = [];
+  for (const item of api.index.items) {
+    forms.push(await (await get(`/${item.type}/${item.uri}.json`)).json());
+  }
+  return { data: feed.data, forms, sitemap: await (await get("/sitemap.xml")).text() };
+}
+
+describe("restarts pay only for what changed (SPEC 17)", () => {
+  it("a restart with nothing changed stats every file and reads none; one after edits reads those", async () => {
+    const site = files(30);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      const first = await started(root, (api) => api.lastLoad);
+      assert.equal(first.read, 31);
+      assert.equal(first.derived, 31);
+      assert.equal(first.fromCache, 0);
+      assert.equal(first.git, 0, "not in a repository: no git process");
+
+      const again = await started(root, (api) => api.lastLoad);
+      assert.equal(again.stated, 31, "each file stat'ed once");
+      assert.equal(again.read, 0, "no content file read");
+      assert.equal(again.derived, 0);
+      assert.equal(again.parses, 0, "no parser run");
+      assert.equal(again.fromCache, 31);
+
+      // Three files edited while no server ran (one keeps its size), one removed, one added.
+      await writeFile(join(root, "docs/s0/doc-0.md"), md({ title: "Zero!" }, LONG));
+      const one = await readFile(join(root, "docs/s1/doc-1.md"), "utf8");
+      await writeFile(join(root, "docs/s1/doc-1.md"), one.replace("Doc 1", "Doc X"));
+      await writeFile(join(root, "docs/s2/doc-2.md"), md({ title: "Two" }, `${LONG} More.`));
+      await rm(join(root, "docs/s0/doc-3.md"));
+      await writeFile(join(root, "docs/s0/new.md"), md({ title: "New" }, LONG));
+      const after = await started(root, (api) => api.lastLoad);
+      assert.equal(after.read, 4);
+      assert.equal(after.derived, 4);
+      assert.equal(after.fromCache, 27);
+
+      // What it serves is what a start from an empty state folder serves.
+      const cached = await started(root, served);
+      await rm(join(root, ".content-feed"), { recursive: true });
+      assert.deepEqual(await started(root, served), cached);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a file written within 2 s of its read, with its stamp restored, is checked by its checksum", async () => {
+    const site = files(3);
+    const root = await writeSite(site);
+    try {
+      // Written now: its stamp is as recent as the cache's read of it.
+      const before = await started(root, (api) => api.index.byPath.get("docs/s1/doc-1")!.title);
+      assert.equal(before, "Doc 1");
+      const path = join(root, "docs/s1/doc-1.md");
+      const text = await readFile(path, "utf8");
+      const { mtime } = await stat(path);
+      await writeFile(path, text.replace("Doc 1", "Doc 9")); // the same size
+      await utimes(path, mtime, mtime); // and the same modification time
+      const after = await started(root, (api) => ({
+        title: api.index.byPath.get("docs/s1/doc-1")!.title,
+        load: api.lastLoad,
+      }));
+      assert.equal(after.title, "Doc 9");
+      assert.ok(after.load.verified >= 1, "checked by checksum");
+      assert.equal(after.load.derived, 1, "only the changed one derived again");
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a cache of another version or content root is rebuilt with one warning, and serves the same", async () => {
+    const site = files(10);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      const expected = await started(root, served);
+      const db = new DatabaseSync(join(root, ".content-feed/journal.sqlite"));
+      db.prepare("UPDATE cache_meta SET value = 'other' WHERE key = 'version'").run();
+      db.close();
+      const { load, warnings, got } = await started(root, async (api, warnings) => ({
+        load: api.lastLoad,
+        warnings,
+        got: await served(api),
+      }));
+      assert.equal(load.derived, 11);
+      assert.equal(load.fromCache, 0);
+      assert.deepEqual(
+        warnings.filter((w) => /derivation cache/.test(w)).length,
+        1,
+        warnings.join("\n"),
+      );
+      assert.deepEqual(got, expected);
+      // A damaged row is read again, never served.
+      const db2 = new DatabaseSync(join(root, ".content-feed/journal.sqlite"));
+      db2.prepare("UPDATE cache_files SET result = '{not json' WHERE file = 'docs/s0/doc-0.md'")
+        .run();
+      db2.close();
+      const damaged = await started(
+        root,
+        async (api) => ({ load: api.lastLoad, got: await served(api) }),
+      );
+      assert.equal(damaged.load.derived, 1);
+      assert.deepEqual(damaged.got, expected);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a state folder that cannot be written, or that another server holds: one warning, in memory, nothing cached", async () => {
+    const site = files(5);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      await started(root, async (first) => {
+        // A second service on the same folder while the first holds it.
+        const second = await started(root, (api, warnings) => ({ load: api.lastLoad, warnings }));
+        assert.equal(second.load.fromCache, 0);
+        assert.equal(second.warnings.length, 1, second.warnings.join("\n"));
+        assert.match(
+          second.warnings[0],
+          /another server on this state folder\? .*no derivation cache/,
+        );
+        assert.equal(first.index.items.length, 6);
+      });
+      if (process.getuid?.() !== 0) {
+        // A folder that cannot be written (root could write it anyway).
+        await rm(join(root, ".content-feed"), { recursive: true });
+        await chmod(root, 0o555);
+        try {
+          const ro = await started(root, (api, warnings) => ({ load: api.lastLoad, warnings }));
+          assert.equal(ro.warnings.length, 1);
+          assert.equal(ro.load.derived, 6);
+        } finally {
+          await chmod(root, 0o755);
+        }
+      }
+    } finally {
+      await removeSite(root);
+    }
+  });
+});
+
+describe("git dates at a restart and a change (SPEC 17)", () => {
+  it("a restart asks git only for the commits since; a commit re-dates without reading; an edit asks about that file", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const site = files(20);
+    const root = await writeSite(site);
+    try {
+      git(root, ["init", "-q"]);
+      git(root, ["add", "."]);
+      git(root, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
+      await age(root, contentPaths(site));
+      const first = await started(root, (api) => api.lastLoad);
+      assert.equal(first.derived, 21);
+
+      // Nothing changed: HEAD and the work tree's changes asked, no history read.
+      const again = await started(root, (api) => api.lastLoad);
+      assert.equal(again.read, 0);
+      assert.equal(again.git, 2, "rev-parse and status");
+
+      // A commit of bytes already there (an offline edit, committed): read once, dated from git.
+      await writeFile(join(root, "docs/s0/doc-0.md"), md({ title: "Zero" }, `${LONG} Edited.`));
+      await age(root, ["docs/s0/doc-0.md"]);
+      git(root, ["commit", "-qam", "two"], "2021-03-04T10:00:00Z");
+      const committed = await started(root, (api) => ({
+        load: api.lastLoad,
+        last: api.index.byPath.get("docs/s0/doc-0")!.last_update,
+      }));
+      assert.equal(committed.load.read, 1);
+      assert.equal(committed.last, "2021-03-04");
+      assert.equal(committed.load.git, 3, "rev-parse, the log of the commits since, status");
+
+      // An amend: the recorded commit is gone, the history is read again in full, with a note.
+      git(root, ["commit", "-q", "--amend", "--no-edit"], "2022-05-06T10:00:00Z");
+      const amended = await started(root, (api, warnings) => ({
+        load: api.lastLoad,
+        warnings,
+        last: api.index.byPath.get("docs/s0/doc-0")!.last_update,
+      }));
+      assert.equal(amended.last, "2022-05-06");
+      assert.equal(amended.load.read, 0, "no bytes changed: dated again without a read");
+      assert.equal(amended.load.rebased, 1);
+      assert.equal(amended.warnings.filter((w) => /not an ancestor of HEAD/.test(w)).length, 1);
+
+      // While serving: an edit reads that file and asks git about it alone.
+      await started(root, async (api) => {
+        await api.reload([join(root, "docs/s1/doc-1.md")]); // HEAD read once, from then on its stamp says
+        await writeFile(join(root, "docs/s1/doc-1.md"), md({ title: "One!" }, LONG));
+        await api.reload([join(root, "docs/s1/doc-1.md")]);
+        const edit = api.lastLoad;
+        assert.equal(edit.stated, 1);
+        assert.equal(edit.read, 1);
+        assert.equal(edit.derived, 1);
+        assert.equal(edit.git, 1, "git status of that file");
+        assert.equal(api.index.byPath.get("docs/s1/doc-1")!.title, "One!");
+        // Its commit: the commits since, and what the work tree says; dated without a read.
+        git(root, ["commit", "-qam", "three"], "2023-07-08T10:00:00Z");
+        await api.reload([]);
+        const commit = api.lastLoad;
+        assert.equal(commit.read, 0);
+        assert.equal(commit.rebased, 1);
+        assert.equal(commit.git, 3);
+        assert.equal(api.index.byPath.get("docs/s1/doc-1")!.last_update, "2023-07-08");
+      });
+      // And a restart serves what a start from an empty state folder serves.
+      const cached = await started(root, served);
+      await rm(join(root, ".content-feed"), { recursive: true });
+      assert.deepEqual(await started(root, served), cached);
+    } finally {
+      await removeSite(root);
+    }
+  });
+});
+
+describe("a change costs what it changed (SPEC 17)", () => {
+  it("the full feed of a new index copies the items it shares with the last one, byte for byte", async () => {
+    const site = files(40);
+    const root = await writeSite(site);
+    try {
+      const config = await loadConfigFile(join(root, "services.yaml"));
+      const pipeline = await contentPipeline(config, { keepBody: false });
+      let { index } = await pipeline.build();
+      let full = renderFullFeed(index, "https://example.com", "c.1");
+      const edits: [string, string][] = [
+        ["docs/s0/doc-0.md", md({ title: "Changed", tags: ["t1"] }, LONG)],
+        ["docs/s1/doc-4.md", md({ title: "Four", tags: ["fresh"] }, LONG)],
+        ["blog/2024-05-06-hello.md", md({ title: "Hello again" }, LONG)],
+      ];
+      for (const [path, text] of edits) {
+        await writeFile(join(root, path), text);
+        const next = (await pipeline.build(index, [join(root, path)])).index;
+        const patched = renderFullFeed(next, "https://example.com", "c.2", { index, full });
+        const fresh = renderFullFeed(next, "https://example.com", "c.2");
+        assert.deepEqual(patched.starts, fresh.starts, path);
+        assert.equal(Buffer.compare(Buffer.from(patched.bytes), Buffer.from(fresh.bytes)), 0, path);
+        [index, full] = [next, patched];
+      }
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("an item's answers outlive a new index that holds the item as it was", async () => {
+    const site = files(10);
+    const root = await writeSite(site);
+    try {
+      const config = await loadConfigFile(join(root, "services.yaml"));
+      const pipeline = await contentPipeline(config, { keepBody: false });
+      let index: Index = (await pipeline.build()).index;
+      const journal = createJournal({ retentionDays: 90, warn: assert.fail });
+      let state = journal.record(index, 0);
+      const reads = new Map<string, number>();
+      const handle = createHandler({
+        index: () => index,
+        journal: () => state,
+        baseUrl: "https://example.com",
+        cors: true,
+        cacheControl: "public, max-age=60",
+        logError: (message) => assert.fail(message),
+        readBody: (item: Item) => {
+          reads.set(item.file, (reads.get(item.file) ?? 0) + 1);
+          return readBody(join(root, item.file), item.checksum, config.maxFileSize);
+        },
+      });
+      const get = async (path: string) => {
+        const response = await handle(new Request(`https://example.com${path}`));
+        return { etag: response.headers.get("etag"), body: await response.text() };
+      };
+      const kept = await get("/docs/s1/doc-1.json");
+      const keptMd = await get("/docs/s1/doc-1.md");
+      const edited = await get("/docs/s2/doc-2.json");
+      // Another file of another folder changes (same tags: no count moves).
+      await writeFile(join(root, "docs/s2/doc-2.md"), md({ title: "Two!", tags: ["t2"] }, LONG));
+      const built = await pipeline.build(index, [join(root, "docs/s2/doc-2.md")]);
+      index = built.index;
+      state = journal.record(index, 1, built.changes);
+      assert.deepEqual(await get("/docs/s1/doc-1.json"), kept);
+      assert.deepEqual(await get("/docs/s1/doc-1.md"), keptMd);
+      assert.equal(reads.get("docs/s1/doc-1.md"), 2, "made once per form: kept across the change");
+      assert.notDeepEqual(await get("/docs/s2/doc-2.json"), edited);
+      assert.equal(reads.get("docs/s2/doc-2.md"), 2, "the changed item's answer made again");
+    } finally {
+      await removeSite(root);
+    }
+  });
+});
