@@ -12,6 +12,7 @@ import {
 } from "../source/git.ts";
 import { createLoader, type Entry, type Loaded } from "../source/loader.ts";
 import {
+  type CachedFileRow,
   type CacheWrite,
   type DerivationCache,
   entryOf,
@@ -121,8 +122,9 @@ export function createContentFilesLoader(
     return { ...entry, result: withNames(result, shareNames) };
   }
 
-  // What the loads since the last flush changed: rows by key (`null`: removed), and git's history.
-  const rows = new Map<string, ReturnType<typeof rowOf> | null>();
+  // What the loads since the last flush changed: entries by key (`null`: removed), made rows
+  // only when flushed (after the first response), and git's history.
+  const rows = new Map<string, Entry<IndexedFile> | null>();
   let gitWrite: { whole: boolean; paths: Set<string> } | undefined;
   let writtenHistory = opened?.git;
 
@@ -152,10 +154,7 @@ export function createContentFilesLoader(
     kept,
     settled: cache
       ? (changed, removed) => {
-        for (const entry of changed) {
-          const file = entry.abs.slice(root.length);
-          rows.set(`${entry.plugin}\n${file}`, rowOf(entry, file) ?? null);
-        }
+        for (const entry of changed) rows.set(`${entry.plugin}\n${entry.abs.slice(root.length)}`, entry);
         for (const entry of removed) {
           rows.set(`${entry.plugin}\n${entry.abs.slice(root.length)}`, null);
         }
@@ -187,12 +186,19 @@ export function createContentFilesLoader(
     foldersChanged: () => loader.foldersChanged(),
     flush() {
       if (!cache || (rows.size === 0 && gitWrite === undefined)) return;
+      const upsert: CachedFileRow[] = [];
+      const remove: { plugin: string; file: string }[] = [];
+      for (const [key, entry] of rows) {
+        const at = key.indexOf("\n");
+        const file = key.slice(at + 1);
+        // An entry the cache does not keep (unreadable; a page made again from its front matter) is removed.
+        const row = entry && rowOf(entry, file);
+        if (row) upsert.push(row);
+        else remove.push({ plugin: key.slice(0, at), file });
+      }
       const change: CacheWrite = {
-        upsert: [...rows.values()].filter((row) => row !== null && row !== undefined),
-        remove: [...rows].filter(([, row]) => !row).map(([key]) => {
-          const at = key.indexOf("\n");
-          return { plugin: key.slice(0, at), file: key.slice(at + 1) };
-        }),
+        upsert,
+        remove,
         ...(gitWrite && tracker
           ? {
             git: {

@@ -103,8 +103,16 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
   );
   const dropGit = db.prepare("DELETE FROM cache_git WHERE path = ?");
 
-  /** Runs `work` in one transaction. */
+  /**
+   * Runs `work` in one transaction, committed without waiting for the disk
+   * (`synchronous = NORMAL` for it, the journal's own records keep `FULL`):
+   * in WAL mode a process killed at any moment loses no committed
+   * transaction and leaves a database that opens; a machine that loses power
+   * may lose the last ones, which only means files derived again. The cache
+   * is a copy: its writes need not cost the journal's syncs.
+   */
   const transaction = (work: () => void) => {
+    db.exec("PRAGMA synchronous = NORMAL");
     db.exec("BEGIN IMMEDIATE");
     try {
       work();
@@ -112,6 +120,12 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
     } catch (error) {
       rollback(db);
       throw error;
+    } finally {
+      try {
+        db.exec("PRAGMA synchronous = FULL");
+      } catch {
+        // a database that failed: the error above is the one to report
+      }
     }
   };
 
