@@ -263,7 +263,16 @@ function open(file: string): JournalStore {
          lives = excluded.lives, lang = excluded.lang, version = excluded.version`,
     );
     const purge = db.prepare("DELETE FROM entries WHERE id = ?");
-    const cache = derivationTables(db);
+    // A cache whose tables cannot be made (a full disk) is no reason to keep the journal in memory.
+    let cache: DerivationCache;
+    try {
+      cache = derivationTables(db);
+    } catch (error) {
+      const fail = () => {
+        throw error;
+      };
+      cache = { open: fail, write: fail };
+    }
     const setMeta = db.prepare("UPDATE meta SET value = ? WHERE key = ?");
     return {
       state,
