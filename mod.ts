@@ -29,7 +29,8 @@ export { ConfigError, type ContentConfig, type ContentPluginConfig } from "./src
 export { validateConfig } from "./src/config/validate.ts";
 export { loadConfigFile, loadConfigObject } from "./src/config/load.ts";
 export type { ParsedFile, Warning } from "./src/source/parsed_file.ts";
-export { buildIndex, type Index } from "./src/index/build.ts";
+export { buildIndex } from "./src/index/build_parsed.ts";
+export type { Index } from "./src/index/build.ts";
 export type { IndexSettings, PluginSettings } from "./src/index/settings.ts";
 export type { Item, Tag } from "./src/index/item.ts";
 export type { Filters } from "./src/feed/filter.ts";

@@ -5,7 +5,8 @@
 // Usage: deno run -A --v8-flags=--expose-gc bench/heap.ts <services.yaml>
 // (or node --expose-gc bench/heap.ts …)
 import process from "node:process";
-import { type IndexedFile, indexFile } from "../src/fields/indexed_file.ts";
+import type { IndexedFile } from "../src/fields/indexed_file.ts";
+import { indexFile } from "../src/fields/index_file.ts";
 import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
 import { createHandler } from "../src/http/handler.ts";
 import { emptyJournal } from "../src/sync/state.ts";

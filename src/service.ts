@@ -1,14 +1,14 @@
 import { resolveBaseUrl } from "./config/base_url.ts";
 import { loadConfigFile, loadConfigObject } from "./config/load.ts";
 import type { ContentConfig } from "./config/types.ts";
-import { createNameInterner } from "./fields/names.ts";
+import { createNameInterner } from "./fields/name_interner.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import type { Tuning } from "./http/settings.ts";
 import type { Index } from "./index/build.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
-import { readSnapshotFile, type Snapshot, snapshotFiles, snapshotSettings } from "./snapshot.ts";
+import type { Snapshot } from "./snapshot.ts";
 import { journalFromSnapshot } from "./sync/journal_document.ts";
 import { createJournal, type Journal } from "./sync/journal.ts";
 import { formatCursor } from "./sync/cursor.ts";
@@ -156,6 +156,8 @@ export async function createService(
   let journal: Journal;
   const logWarning = (message: string) => logger.warn(`warning: ${message}`);
   if (options.snapshot !== undefined) {
+    // Loaded when a snapshot is served: a server of files never needs it.
+    const { readSnapshotFile, snapshotFiles, snapshotSettings } = await import("./snapshot.ts");
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
       : options.snapshot;

@@ -1,7 +1,8 @@
 import { loadConfigFile } from "./config/load.ts";
 import { ConfigError } from "./config/types.ts";
 import type { FileFields } from "./fields/derive.ts";
-import { type IndexedFile, indexFile } from "./fields/indexed_file.ts";
+import type { IndexedFile } from "./fields/indexed_file.ts";
+import { indexFile } from "./fields/index_file.ts";
 import { buildIndexFrom, type Index, type IndexSettings } from "./index/build.ts";
 import { readText, writeText } from "./source/fs.ts";
 import { contentPipeline } from "./pipeline/pipeline.ts";

@@ -12,7 +12,7 @@ import {
 import { answer, type AnswerPlan } from "../src/feed/plan.ts";
 import { emptyJournal } from "../src/sync/state.ts";
 import { createResponseCache } from "../src/http/response_cache.ts";
-import { buildIndex } from "../src/index/build.ts";
+import { buildIndex } from "../src/index/build_parsed.ts";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { copySite, LONG, md, memoryLogger, removeSite, withSite } from "./helpers.ts";

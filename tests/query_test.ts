@@ -4,7 +4,8 @@ import { parseQuery, type Query, type QueryVocabulary } from "../src/routes/quer
 import type { Filters } from "../src/feed/filter.ts";
 import { SEED_FIELDS } from "../src/index/item_fields.ts";
 import { filterItems, paginate } from "../src/feed/filter.ts";
-import { buildIndex, type IndexSettings } from "../src/index/build.ts";
+import type { IndexSettings } from "../src/index/build.ts";
+import { buildIndex } from "../src/index/build_parsed.ts";
 import type { Item } from "../src/index/item.ts";
 import type { ParsedFile } from "../src/source/parsed_file.ts";
 

@@ -1,8 +1,6 @@
 import process from "node:process";
 import { ConfigError } from "../config/types.ts";
-import { writeSnapshotFile } from "../snapshot.ts";
 import { parseCliArgs, USAGE, UsageError } from "./args.ts";
-import { checkContent, checkReportJson, formatCheckReport } from "./check.ts";
 import { oneLine, serveContent, serveOptionsFromEnv, StartupError } from "./serve.ts";
 
 /** The version `--version` prints (package.json and deno.json say the same). */
@@ -64,12 +62,15 @@ export async function runCli(
         return "serving";
       }
       case "check": {
+        // Loaded for the command that needs them: `serve` loads neither (a start's modules, SPEC 17).
+        const { checkContent, checkReportJson, formatCheckReport } = await import("./check.ts");
         const report = await checkContent(config);
         console.log(command.json ? checkReportJson(report) : formatCheckReport(report));
         const failing = report.warnings.filter((w) => command.strict || !w.informational);
         return failing.length > 0 || report.findings.length > 0 ? 1 : 0;
       }
       case "snapshot": {
+        const { writeSnapshotFile } = await import("../snapshot.ts");
         const progress = progressLine();
         const { files, warnings, snapshot } = await writeSnapshotFile(config, command.out, {
           previous: command.previous,

@@ -57,7 +57,7 @@ export function feedHead(
  * @example
  * ```ts
  * import { renderFullFeed } from "./feed_bytes.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
  *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",
@@ -135,7 +135,7 @@ export interface FeedOptions {
  * ```ts
  * import { feedBytes } from "./feed_bytes.ts";
  * import { filterItems, paginate } from "./filter.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
  *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",

@@ -63,7 +63,7 @@ export interface Filters {
  * @example
  * ```ts
  * import { filterItems } from "./filter.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
  *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",

@@ -1,14 +1,14 @@
 import type { Item } from "../index/item.ts";
-import { readBlocksPaced } from "../text/segments.ts";
-import { htmlDocumentBlocks } from "../text/html_blocks.ts";
-import { plainTextPaced } from "../text/plain_text.ts";
-import { MAX_SECTIONS, type Section, sectionsOf } from "../text/sections.ts";
+import type { Section } from "../text/sections.ts";
 import { createPacer, forEachConcurrently, type Pacer } from "../util/concurrency.ts";
 import { bodyRange, parseBody } from "../source/parse.ts";
 import type { ItemExtras } from "../index/item_fields.ts";
 import type { FileNeeds } from "../index/shape.ts";
 import type { Gathered } from "./plan.ts";
 import type { ReadBody } from "./search.ts";
+
+/** The modules that make text and sections: loaded at the first text asked for. */
+const textCode = () => import("../text/request_text.ts");
 
 /** Reads an item's file again: its bytes, `undefined` when it changed since the index was built. */
 export type ReadBytes = (item: Item) => Promise<Uint8Array | undefined>;
@@ -38,7 +38,7 @@ interface Made {
  * checks each against its checksum) where the index does not hold them;
  * text and sections are kept, least recently used out, within `budget`
  * bytes, so the next response, and the next index after an edit, makes
- * only what changed. An item with more than {@link MAX_SECTIONS} sections
+ * only what changed. An item with more than `MAX_SECTIONS` (10,000) sections
  * has the rest folded into the last, and `warn` is told once per file
  * version (checksum).
  *
@@ -86,6 +86,9 @@ export function createItemTexts(
     return pending;
   };
   const makeNew = async (item: Item, body: string, pace: Pacer): Promise<Made> => {
+    // The text code (the Markdown parser) loads at the first text asked for, not at start-up.
+    const { htmlDocumentBlocks, MAX_SECTIONS, plainTextPaced, readBlocksPaced, sectionsOf } =
+      await textCode();
     const blocks = /\.html?$/i.test(item.file)
       ? htmlDocumentBlocks(body)
       : (await readBlocksPaced(body, pace)).blocks;

@@ -33,7 +33,7 @@ function headOf(item: Item): string {
  * @example
  * ```ts
  * import { heldBodyContains } from "./search.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "cafe.md", checksum: "00", mtime: 0, attrs: {}, body: "Un café.",
  * }], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [{ name: "docs", path: "docs" }] }, 0);
@@ -60,7 +60,7 @@ export function heldBodyContains(item: Item, term: string): boolean {
  * @example
  * ```ts
  * import { createSearchTexts } from "./search.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] }, 0);
  * const textsOf = createSearchTexts(async (item) => item.body);
  * const contains = await textsOf(index);

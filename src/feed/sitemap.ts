@@ -13,7 +13,7 @@ import { absoluteUrl } from "../util/url.ts";
  * @example
  * ```ts
  * import { renderSitemap } from "./sitemap.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
  *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",

@@ -11,6 +11,7 @@ import { fieldText } from "../text/field_text.ts";
 import { summarizeText } from "../text/summary.ts";
 import { cutDescription } from "./preview.ts";
 import { readingTime } from "./reading_time.ts";
+import type { DateInputs } from "./dated.ts";
 import { deriveVisibility } from "./visibility.ts";
 
 /**
@@ -129,22 +130,6 @@ export function deriveFields(
   context: DeriveContext = {},
 ): FileFields {
   return deriveFileFields(file, shown, warnings, context).fields;
-}
-
-/**
- * What a file's dates are made of besides git (SPEC 4): the date its front
- * matter or its name gives, the last update its front matter gives, and its
- * modification time, which stands in where git gives nothing. Where either
- * date is not fixed by the file, commit dates that arrive later (or change)
- * re-date the fields without the file being read again ({@link redatedFields}).
- */
-export interface DateInputs {
-  /** Front matter `date` (or `created`), else the file name's date prefix, as epoch ms. */
-  readonly date?: number;
-  /** Front matter last update (`last_update`, `lastmod`, …), as epoch ms. */
-  readonly updated?: number;
-  /** The file's modification time, whole milliseconds. */
-  readonly mtime: number;
 }
 
 /**
@@ -289,34 +274,4 @@ export function deriveFileFields(
     unindexed,
   };
   return { fields, dates: { date: fixedDate, updated: fixedUpdate, mtime } };
-}
-
-/**
- * The fields with their dates made again from their inputs and a file's
- * (new) commit dates (SPEC 4): `fields` itself when the dates come out the
- * same, so a commit that changes nothing shown changes no item.
- *
- * @example
- * ```ts
- * import { deriveFileFields, redatedFields } from "./derive.ts";
- * const { fields, dates } = deriveFileFields({
- *   plugin: "docs", path: "intro.md", checksum: "", mtime: 1700000000000,
- *   attrs: { title: "Intro" }, body: "Hi there.",
- * }, "docs/intro.md", []);
- * redatedFields(fields, dates, { first: 1600000000000, last: 1650000000000 }).date; // "2020-09-13"
- * ```
- */
-export function redatedFields(
-  fields: FileFields,
-  dates: DateInputs,
-  git: CommitDates | undefined,
-): FileFields {
-  const dateMs = dates.date ?? git?.first ?? dates.mtime;
-  const lastMs = dates.updated ?? git?.last ?? dates.mtime;
-  const date = formatDay(dateMs);
-  const lastUpdate = formatDay(lastMs);
-  if (dateMs === fields.dateMs && date === fields.date && lastUpdate === fields.lastUpdate) {
-    return fields;
-  }
-  return { ...fields, date, dateMs, lastUpdate };
 }

@@ -1,14 +1,17 @@
+// What the index is built from, and what is made of it again without the
+// file: the types, the names shared, the dates made again. Deriving a file
+// (`index_file.ts`, which parses Markdown and loads the generators' rules)
+// is apart, so a start that takes every file from the derivation cache
+// loads none of it (SPEC 17).
 import type { ParsedFile, Warning } from "../source/parsed_file.ts";
 import type { CommitDates } from "../source/git.ts";
-import {
-  type DateInputs,
-  type DeriveContext,
-  deriveFileFields,
-  type FileFields,
-  redatedFields,
-} from "./derive.ts";
+import { type DateInputs, redatedFields } from "./dated.ts";
+import type { FileFields } from "./derive.ts";
 import type { NameSlug } from "./names.ts";
-import { type PageContext, withPage } from "./page.ts";
+import type { PageContext, withPage } from "./page.ts";
+
+/** No warnings, shared. */
+export const NO_WARNINGS: readonly Warning[] = Object.freeze([]);
 
 /**
  * A content file with its own fields derived (SPEC 4): what the index is
@@ -55,74 +58,6 @@ export interface Redate {
   };
 }
 
-/** How {@link indexFile} keeps what it derives. */
-export interface IndexFileOptions {
-  /** Keep the body (a snapshot, an index that answers without files). Default `false`. */
-  readonly keepBody?: boolean;
-  /** Shares author and tag objects between files (see `createNameInterner`). */
-  readonly shareNames?: (list: readonly NameSlug[]) => readonly NameSlug[];
-  /** What deriving may know besides the file: the authors file, git dates, its generator. */
-  readonly context?: DeriveContext & PageContext;
-}
-
-const NO_WARNINGS: readonly Warning[] = Object.freeze([]);
-
-/**
- * Derives a parsed file's fields (SPEC 4) and keeps what the index needs.
- *
- * @param shown the path printed in warnings (relative to the content root)
- *
- * @example
- * ```ts
- * import { indexFile } from "./indexed_file.ts";
- * const file = indexFile({
- *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
- *   attrs: { title: "Intro" }, body: "Hello.",
- * }, "docs/intro.md");
- * file.fields.title; // "Intro"
- * "body" in file; // false
- * ```
- */
-export function indexFile(
-  parsed: ParsedFile,
-  shown: string,
-  options: IndexFileOptions = {},
-): IndexedFile {
-  const warnings: Warning[] = [];
-  const context = options.context ?? {};
-  const derived = deriveFileFields(parsed, shown, warnings, context);
-  const before = context.generator && derived.dates.date === undefined
-    ? { fields: derived.fields, warnings: [...warnings] }
-    : undefined;
-  const fields = withPage(parsed, derived.fields, shown, warnings, context);
-  let redate: Redate | undefined;
-  if (derived.dates.date === undefined || derived.dates.updated === undefined) {
-    // Whether the page depends on the date: made again with another date, is it the same?
-    const page = before && !samePage(
-        fields,
-        withPage(parsed, { ...before.fields, date: "1970-01-01", dateMs: 0 }, shown, [], context),
-      )
-      ? { attrs: parsed.attrs, ...before }
-      : undefined;
-    redate = page ? { dates: derived.dates, page } : { dates: derived.dates };
-  }
-  return withNames({
-    plugin: parsed.plugin,
-    path: parsed.path,
-    checksum: parsed.checksum,
-    mtime: parsed.mtime,
-    fields,
-    warnings: warnings.length ? warnings : NO_WARNINGS,
-    ...(options.keepBody ? { body: parsed.body } : {}),
-    ...(redate ? { redate } : {}),
-  }, options.shareNames);
-}
-
-/** Whether two fields give the same page (and leave the same pages out). */
-function samePage(a: FileFields, b: FileFields): boolean {
-  return a.notPage === b.notPage && JSON.stringify(a.page) === JSON.stringify(b.page);
-}
-
 /**
  * The file with its dates made again for new commit dates (SPEC 4): the
  * file itself when nothing shown changes (no `redate`: its front matter
@@ -131,10 +66,14 @@ function samePage(a: FileFields, b: FileFields): boolean {
  *
  * @param shown the path printed in warnings (relative to the content root)
  * @param context what the file's page depends on (its plugin's generator and variant)
+ * @param makePage the page maker (`fields/page.ts` `withPage`), for a file
+ *   whose page depends on its date: only such a file (made by deriving it,
+ *   in this process) holds `redate.page`
  *
  * @example
  * ```ts
- * import { indexFile, redateFile } from "./indexed_file.ts";
+ * import { indexFile } from "./index_file.ts";
+ * import { redateFile } from "./indexed_file.ts";
  * const file = indexFile({
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 1700000000000,
  *   attrs: { title: "Intro" }, body: "Hello.",
@@ -148,6 +87,7 @@ export function redateFile(
   git: CommitDates | undefined,
   shown: string,
   context: PageContext = {},
+  makePage?: typeof withPage,
 ): IndexedFile {
   const redate = file.redate;
   if (!redate) return file;
@@ -160,7 +100,10 @@ export function redateFile(
   if (before === page.fields) return file;
   const warnings = [...page.warnings];
   const parsed = { ...file, attrs: page.attrs, body: "" };
-  const fields = withPage(parsed, before, shown, warnings, context);
+  if (!makePage) {
+    throw new Error(`${shown}: its page depends on its date: give redateFile withPage`);
+  }
+  const fields = makePage(parsed, before, shown, warnings, context);
   return {
     ...file,
     fields,

@@ -145,34 +145,4 @@ function dedupe(list: NameSlug[]): NameSlug[] {
   return list.filter((entry) => !seen.has(entry.slug) && seen.add(entry.slug));
 }
 
-/**
- * Shares one object per author or tag name and slug among every file that
- * names it, so that an index of many files holds each name once. Made per
- * service; it forgets everything past `max` distinct names (it only saves
- * memory).
- *
- * @example
- * ```ts
- * import { createNameInterner } from "./names.ts";
- * const share = createNameInterner();
- * const a = share([{ name: "Deno", slug: "deno" }]);
- * const b = share([{ name: "Deno", slug: "deno" }]);
- * a[0] === b[0]; // true
- * ```
- */
-export function createNameInterner(
-  max = 100_000,
-): (list: readonly NameSlug[]) => readonly NameSlug[] {
-  const known = new Map<string, NameSlug>();
-  return (list) => {
-    if (Object.isFrozen(list)) return list;
-    return list.map((entry) => {
-      const key = `${entry.name}\n${entry.slug}`;
-      const shared = known.get(key);
-      if (shared) return shared;
-      if (known.size >= max) known.clear();
-      known.set(key, entry);
-      return entry;
-    });
-  };
-}
+export { createNameInterner } from "./name_interner.ts";

@@ -77,7 +77,7 @@ const decoder = new TextDecoder();
  * @example
  * ```ts
  * import { createHandler } from "./handler.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * import { emptyJournal } from "../sync/state.ts";
  * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] }, 0);
  * const journal = emptyJournal();

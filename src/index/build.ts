@@ -1,8 +1,7 @@
-import { type IndexedFile, indexFile } from "../fields/indexed_file.ts";
+import type { IndexedFile } from "../fields/indexed_file.ts";
 import { PLUGINS } from "../plugins.ts";
-import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
-import { contentPath } from "../util/path.ts";
 import type { Item, Tag } from "./item.ts";
 import { withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
@@ -104,41 +103,11 @@ export interface BuildOptions {
 }
 
 /**
- * Builds an {@link Index} (SPEC 3–5). Pure: the files come from disk or from
- * a snapshot, the clock comes in as `builtAt`, what an earlier build made
- * comes in as `previous`. A parsed file (with its front matter) has its
- * fields derived here and keeps its body; a file from the server's loader
- * comes with its fields, without a body.
- *
- * @example
- * ```ts
- * import { buildIndex } from "./build.ts";
- * const settings = {
- *   title: undefined, url: undefined, api: true, sitemap: false,
- *   plugins: [{ name: "docs", path: "docs" }],
- * };
- * const index = buildIndex([{
- *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
- *   attrs: { title: "Intro" }, body: "x".repeat(120),
- * }], settings, 0);
- * index.feed[0].id; // "docs_doc_intro"
- * const next = buildIndex([], settings, 1, { previous: index });
- * next.feed.length; // 0
- * ```
- */
-export function buildIndex(
-  files: readonly ParsedFile[],
-  settings: IndexSettings,
-  builtAt: number,
-  options: { readonly previous?: Index } = {},
-): Index {
-  return buildIndexFrom(files, settings, builtAt, options);
-}
-
-/**
- * {@link buildIndex} from parsed files or from files the loader derived
- * (with their fields, without a body), and the load's warnings: what the
- * pipeline and snapshots build from.
+ * Builds an {@link Index} (SPEC 3–5) from files whose fields were derived
+ * (the loader's, without a body; a snapshot's, with one) and the load's
+ * warnings: what the pipeline and snapshots build from. Pure: the clock
+ * comes in as `builtAt`, what an earlier build made comes in as
+ * `previous`. (`build_parsed.ts`' `buildIndex` derives parsed files first.)
  *
  * @example
  * ```ts
@@ -154,19 +123,15 @@ export function buildIndex(
  * ```
  */
 export function buildIndexFrom(
-  files: readonly (IndexedFile | ParsedFile)[],
+  files: readonly IndexedFile[],
   settings: IndexSettings,
   builtAt: number,
   options: BuildOptions = {},
 ): Index {
   const previous = options.previous?.reuse as Reuse | undefined;
   const warnings: Warning[] = [...options.warnings ?? []];
-  const prefixOf = new Map(settings.plugins.map((p) => [p.name, p.path]));
   const byPlugin = new Map<string, IndexedFile[]>();
-  for (const given of files) {
-    const file = "fields" in given
-      ? given
-      : indexFile(given, contentPath(prefixOf.get(given.plugin)!, given.path), { keepBody: true });
+  for (const file of files) {
     const list = byPlugin.get(file.plugin);
     if (list) list.push(file);
     else byPlugin.set(file.plugin, [file]);

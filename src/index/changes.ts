@@ -27,7 +27,7 @@ export interface IndexChanges {
  * @example
  * ```ts
  * import { indexChanges } from "./changes.ts";
- * import { buildIndex } from "./build.ts";
+ * import { buildIndex } from "./build_parsed.ts";
  * const settings = {
  *   title: undefined, url: undefined, api: true, sitemap: false,
  *   plugins: [{ name: "docs", path: "docs" }],

@@ -19,7 +19,7 @@ export interface PluginExclusions {
  * @example
  * ```ts
  * import { indexExclusions } from "./exclusions.ts";
- * import { buildIndex } from "./build.ts";
+ * import { buildIndex } from "./build_parsed.ts";
  * const settings = {
  *   title: undefined, url: undefined, api: true, sitemap: false,
  *   plugins: [{ name: "docs", path: "docs" }],

@@ -97,7 +97,7 @@ function compareFolders(a: readonly string[], b: readonly string[]): number {
  * @example
  * ```ts
  * import { pluginTree } from "./plugin_tree.ts";
- * import { indexFile } from "../fields/indexed_file.ts";
+ * import { indexFile } from "../fields/index_file.ts";
  * import { PLUGINS } from "../plugins.ts";
  * const file = (path: string) =>
  *   indexFile({ plugin: "docs", path, checksum: "00", mtime: 0, attrs: {}, body: "x" }, `docs/${path}`);

@@ -1,6 +1,6 @@
 import type { ContentConfig } from "../config/types.ts";
 import type { PageContext } from "../fields/page.ts";
-import { type IndexedFile, indexFile, redateFile, withNames } from "../fields/indexed_file.ts";
+import { type IndexedFile, redateFile, withNames } from "../fields/indexed_file.ts";
 import type { NameSlug } from "../fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
 import { codeVersion } from "../source/code_version.ts";
@@ -128,9 +128,18 @@ export function createContentFilesLoader(
   let gitWrite: { whole: boolean; paths: Set<string> } | undefined;
   let writtenHistory = opened?.git;
 
+  /**
+   * The deriving code (the Markdown parser, the generators' rules): loaded
+   * at the first file to derive, so a start that takes every file from the
+   * cache never loads it (SPEC 17).
+   */
+  let derive: typeof import("../fields/index_file.ts") | undefined;
   const loader = createLoader<IndexedFile>(config, {
+    ready: async () => {
+      derive ??= await import("../fields/index_file.ts");
+    },
     prepare: (parsed, shown, extra) =>
-      indexFile(parsed, shown, {
+      derive!.indexFile(parsed, shown, {
         keepBody,
         shareNames,
         context: {
@@ -150,11 +159,19 @@ export function createContentFilesLoader(
         x.last === y.last);
     },
     rebase: (file, extra, shown) =>
-      redateFile(file, extra as CommitDates | undefined, shown, pages?.[file.plugin]),
+      redateFile(
+        file,
+        extra as CommitDates | undefined,
+        shown,
+        pages?.[file.plugin],
+        derive?.withPage,
+      ),
     kept,
     settled: cache
       ? (changed, removed) => {
-        for (const entry of changed) rows.set(`${entry.plugin}\n${entry.abs.slice(root.length)}`, entry);
+        for (const entry of changed) {
+          rows.set(`${entry.plugin}\n${entry.abs.slice(root.length)}`, entry);
+        }
         for (const entry of removed) {
           rows.set(`${entry.plugin}\n${entry.abs.slice(root.length)}`, null);
         }

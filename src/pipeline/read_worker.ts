@@ -2,7 +2,7 @@
 // batches of files the loader posts to it, and derives their fields as the
 // main thread's `prepare` (content_files.ts) does, so a cold start uses a second core. It holds
 // no state; each message is a batch of jobs, each reply their results.
-import { indexFile } from "../fields/indexed_file.ts";
+import { indexFile } from "../fields/index_file.ts";
 import type { PageContext } from "../fields/page.ts";
 import type { HelperBatch, HelperReply } from "../source/worker_pool.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";

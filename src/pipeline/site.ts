@@ -4,8 +4,6 @@
 // folder's files needs to know (its generator's rules, its locale, version).
 import type { ContentConfig, ContentPluginConfig } from "../config/types.ts";
 import type { PageContext } from "../fields/page.ts";
-import { parseEleventyData } from "../generators/eleventy_data.ts";
-import { parseSiteData, SITE_FILES } from "../generators/site_data.ts";
 import type { SiteData } from "../generators/types.ts";
 import { PLUGINS } from "../plugins.ts";
 import { readJsonFiles } from "../source/data_files.ts";
@@ -47,14 +45,19 @@ export async function resolveSite(config: ContentConfig): Promise<ResolvedSite> 
   const warnings: Warning[] = [];
   const shown = (path: string) => underRoot(config.root, path) ?? path;
   const data = new Map<string, SiteData>();
+  // The generators' data readers load for a site that has one (a plain site never needs them).
+  const { parseEleventyData, parseSiteData, SITE_FILES } =
+    config.plugins.some((p) => p.generator !== "plain")
+      ? await import("../generators/site_readers.ts")
+      : {} as Partial<typeof import("../generators/site_readers.ts")>;
   for (const generator of new Set(config.plugins.map((p) => p.generator))) {
     if (generator === "plain") continue;
     const files: { name: string; text: string }[] = [];
-    for (const name of SITE_FILES[generator]) {
+    for (const name of SITE_FILES![generator]) {
       const text = await readText(`${config.site}/${name}`);
       if (text !== undefined) files.push({ name, text });
     }
-    const parsed = parseSiteData(files);
+    const parsed = parseSiteData!(files);
     for (const w of parsed.warnings) {
       warnings.push({
         file: shown(`${config.site}/${w.file}`),
@@ -70,7 +73,7 @@ export async function resolveSite(config: ContentConfig): Promise<ResolvedSite> 
   const eleventy = new Map<string, SiteData["eleventy"]>();
   for (const plugin of config.plugins) {
     if (plugin.generator === "eleventy") {
-      const parsed = parseEleventyData(await readJsonFiles(`${config.root}/${plugin.path}`));
+      const parsed = parseEleventyData!(await readJsonFiles(`${config.root}/${plugin.path}`));
       for (const w of parsed.warnings) {
         warnings.push({
           file: shown(`${config.root}/${plugin.path}/${w.file}`),

@@ -14,7 +14,7 @@ const DAY = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
  * @example
  * ```ts
  * import { openApiDocument } from "./openapi.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
  *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",

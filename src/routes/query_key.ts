@@ -49,7 +49,7 @@ export function queryKey(query: Filters & Partial<Pick<Query, "fields" | "since"
  * import { parseQuery } from "./query.ts";
  * import { answerKey } from "./query_key.ts";
  * import { filterItems, paginate } from "../feed/filter.ts";
- * import { buildIndex } from "../index/build.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
  * const index = buildIndex([{
  *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 0,
  *   attrs: { title: "Intro", tags: ["Deno"] }, body: "Hello, and welcome to the docs.",

@@ -57,7 +57,7 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper, extraFor, extraVersion, extrasReady, progress, rebase } = options;
+  const { prepare, helper, extraFor, extraVersion, extrasReady, progress, rebase, ready } = options;
   const sameExtra = options.sameExtra ?? ((a: unknown, b: unknown) => a === b);
   let cache = new Map<string, Entry<T>>();
   /** Entries a previous process kept, as they came (counted when reused). */
@@ -165,6 +165,8 @@ export function createLoader<T extends object>(
     blocking: boolean,
     work: { derived: number; parses: number },
   ): Promise<number> => {
+    if (todo.length === 0) return 0;
+    await ready?.();
     let cursor = 0;
     let done = 0;
     const store = (entry: Entry<T>) => {

@@ -144,6 +144,12 @@ export interface LoaderOptions<T> {
    */
   readonly rebase?: (result: T, extra: unknown, shown: string) => T;
   /**
+   * Awaited before a load's first read: what `prepare` needs may load
+   * lazily (the service's deriving code: a start that reads nothing never
+   * loads it).
+   */
+  readonly ready?: () => Promise<unknown>;
+  /**
    * What a previous process kept (the state folder's derivation cache,
    * SPEC 17): the entries the first load starts from. A kept entry is
    * reused while its file's size, modification time and inode are the same
