@@ -4,11 +4,19 @@
 // load generator (wrk when installed, else autocannon in this Node process)
 // targets 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5] [--repeats 3]
-//        [--only cold] [--compare <git ref>] [--markup 0.5]
-// --only cold: the cold-start rows only. --compare: also cold starts of the
-// project at that commit (checked out into a temporary worktree), on the
-// same site, interleaved: the before and after of a change. --markup: the
-// share of bodies with the markup of real documentation (0: plain prose only).
+//        [--only cold|start] [--compare <git ref>] [--markup 0.5]
+// --only cold: the cold-start rows only. --only start: section 9 only (issue
+// 27): on a site that is a git repository of one commit per file, first
+// starts (git dates on, and `git: false`), restarts with nothing changed
+// and after 1% of the files changed and were committed, each against the
+// I/O floor; an edit's time from the write to being served, with and
+// without its commit; peak memory per item; the content files opened and
+// the git processes started (strace, Linux); re-index CPU against the cold
+// build's (bench/starts.ts). By default every section runs, section 9 first
+// at each size. --compare: also cold starts of the project at that commit
+// (checked out into a temporary worktree), on the same site, interleaved:
+// the before and after of a change. --markup: the share of bodies with the
+// markup of real documentation (0: plain prose only).
 // The cold-start rows include the same number of files as a Docusaurus site
 // (3 versions × 2 locales) against those files as a plain site (SPEC 16.3).
 // The throughput rows compare the feed with two baselines: the fixed-bytes
@@ -34,13 +42,18 @@ import {
   stopServer as stop,
 } from "./servers.ts";
 import { CONFIG, generateSite, generateVariantSites } from "./site.ts";
+import { startRows } from "./starts.ts";
 
 const args = parseArgs();
 const runtime = args.get("runtime") ?? "deno";
 const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
-const coldOnly = args.get("only") === "cold";
+const only = args.get("only");
+if (only !== undefined && only !== "cold" && only !== "start") {
+  throw new Error(`--only ${only}: use cold or start`);
+}
+const coldOnly = only === "cold";
 const markupShare = Number(args.get("markup") ?? 0.5);
 const compareRef = args.get("compare");
 const command = (script: string, ...rest: string[]) => runtimeCommand(runtime, script, ...rest);
@@ -184,6 +197,21 @@ const row = (size: number, measure: string, ratio: string, target: string, cpu =
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 for (const size of sizes) {
+  // 9. Starts and changes on a git site of one commit per file (issue 27): bench/starts.ts.
+  if (!coldOnly) {
+    if (hasGit) {
+      await startRows({
+        size,
+        repeats,
+        seconds,
+        markupShare,
+        command,
+        row: (measure, value, target, cpu) => row(size, measure, value, target, cpu),
+        load: (url, headers, connections, duration) => load(url, headers, connections, duration),
+      });
+    } else console.error("no git on the PATH: section 9 (starts on a git site) is left out");
+  }
+  if (only === "start") continue;
   const site = await mkdtemp(join(tmpdir(), `content-feed-bench-${size}-`));
   const scratch = await mkdtemp(join(tmpdir(), "content-feed-bench-bytes-"));
   try {
@@ -451,7 +479,8 @@ for (const size of sizes) {
       await compare(server, feedUrl, feed.bare!, { "if-none-match": feed.etag }),
     );
 
-    // 5. Peak memory beyond a server that only holds the feed bytes, per item.
+    // 5. Peak memory beyond a server that only holds the feed bytes, per item. (The git
+    // site's, after its starts and after a short load of its own, are section 9's rows.)
     const extra = (await peakRss(server.child.pid!)) - (await peakRss(feed.fixed.child.pid!));
     row(
       size,
