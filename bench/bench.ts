@@ -4,13 +4,25 @@
 // load generator (wrk when installed, else autocannon in this Node process)
 // targets 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5] [--repeats 3]
-//        [--only cold] [--compare <git ref>] [--markup 0.5]
-// --only cold: the cold-start rows only. --compare: also cold starts of the
-// project at that commit (checked out into a temporary worktree), on the
-// same site, interleaved: the before and after of a change. --markup: the
-// share of bodies with the markup of real documentation (0: plain prose only).
+//        [--only cold|start] [--compare <git ref>] [--markup 0.5]
+// --only cold: the cold-start rows only. --only start: section 9 only (issue
+// 27): on a site that is a git repository of one commit per file, first
+// starts (git dates on, and `git: false`), restarts with nothing changed
+// and after 1% of the files changed and were committed, each against the
+// I/O floor; an edit's time from the write to being served, with and
+// without its commit; peak memory per item; the content files opened and
+// the git processes started (strace, Linux); re-index CPU against the cold
+// build's (bench/starts.ts). By default every section runs, section 9 first
+// at each size. --compare: also cold starts of the project at that commit
+// (checked out into a temporary worktree), on the same site, interleaved:
+// the before and after of a change. --markup: the share of bodies with the
+// markup of real documentation (0: plain prose only).
 // The cold-start rows include the same number of files as a Docusaurus site
 // (3 versions × 2 locales) against those files as a plain site (SPEC 16.3).
+// The throughput rows compare the feed with two baselines: the fixed-bytes
+// server (srvx, the feed's own headers: what the feed spends beyond its
+// bytes) and the bare one (`Deno.serve` alone, `content-type` only, a bare
+// 304 to any If-None-Match: what it spends beyond the runtime's HTTP server).
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -18,7 +30,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import {
+  cpuTicks,
+  headersOf,
   parseArgs,
+  peakRss,
   root,
   runProcess,
   runtimeCommand,
@@ -27,13 +42,18 @@ import {
   stopServer as stop,
 } from "./servers.ts";
 import { CONFIG, generateSite, generateVariantSites } from "./site.ts";
+import { startRows } from "./starts.ts";
 
 const args = parseArgs();
 const runtime = args.get("runtime") ?? "deno";
 const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
-const coldOnly = args.get("only") === "cold";
+const only = args.get("only");
+if (only !== undefined && only !== "cold" && only !== "start") {
+  throw new Error(`--only ${only}: use cold or start`);
+}
+const coldOnly = only === "cold";
 const markupShare = Number(args.get("markup") ?? 0.5);
 const compareRef = args.get("compare");
 const command = (script: string, ...rest: string[]) => runtimeCommand(runtime, script, ...rest);
@@ -103,12 +123,6 @@ async function load(
   return { rps: result.requests.average, requests: result.requests.total };
 }
 
-/** CPU time a process (all its threads) has used, in clock ticks (Linux /proc). */
-async function cpuTicks(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1].split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
 /** A load run, and the server's CPU ticks per request during it. */
 async function measured(
   server: Started,
@@ -156,25 +170,6 @@ async function compare(
   return { throughput: median(throughput), cpu: median(cpu) };
 }
 
-/** A response's headers as the server set them (without those the HTTP layer adds). */
-function headersOf(response: Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of response.headers) {
-    if (
-      !["date", "content-length", "connection", "keep-alive", "transfer-encoding"].includes(name)
-    ) {
-      out[name] = value;
-    }
-  }
-  return out;
-}
-
-/** Peak resident memory of a process in bytes (Linux /proc). */
-async function peakRss(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
 // The project at another commit, for --compare: a detached worktree that
 // shares this checkout's node_modules.
 let compareTree: string | undefined;
@@ -202,6 +197,21 @@ const row = (size: number, measure: string, ratio: string, target: string, cpu =
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 for (const size of sizes) {
+  // 9. Starts and changes on a git site of one commit per file (issue 27): bench/starts.ts.
+  if (!coldOnly) {
+    if (hasGit) {
+      await startRows({
+        size,
+        repeats,
+        seconds,
+        markupShare,
+        command,
+        row: (measure, value, target, cpu) => row(size, measure, value, target, cpu),
+        load: (url, headers, connections, duration) => load(url, headers, connections, duration),
+      });
+    } else console.error("no git on the PATH: section 9 (starts on a git site) is left out");
+  }
+  if (only === "start") continue;
   const site = await mkdtemp(join(tmpdir(), `content-feed-bench-${size}-`));
   const scratch = await mkdtemp(join(tmpdir(), "content-feed-bench-bytes-"));
   try {
@@ -378,7 +388,9 @@ for (const size of sizes) {
       await notModified.arrayBuffer();
       return { response, bytes, etag, notModified };
     };
-    const fixedFor = async (url: string) => {
+    // The fixed-bytes server of a response, and (unless `withBare` is false) the bare one
+    // (bench/bare_server.ts: `Deno.serve` alone, whatever the runtime of the bench).
+    const fixedFor = async (url: string, withBare = true) => {
       const { response, bytes, etag, notModified } = await firstRequests(url);
       const name = `${rows.length}-${Math.random().toString(36).slice(2)}`;
       await writeFile(join(scratch, `${name}.body`), bytes);
@@ -394,7 +406,22 @@ for (const size of sizes) {
         ),
       );
       await firstRequests(fixed.url);
-      return { bytes, etag, fixed };
+      if (!withBare) return { bytes, etag, fixed };
+      const bare = await start(
+        runtimeCommand(
+          "deno",
+          "bench/bare_server.ts",
+          join(scratch, `${name}.body`),
+          response.headers.get("content-type") ?? "application/json",
+        ),
+      );
+      const asks: Record<string, string>[] = [{ "accept-encoding": "identity" }, {
+        "if-none-match": etag,
+      }];
+      for (const headers of asks) {
+        await (await fetch(bare.url, { headers })).arrayBuffer();
+      }
+      return { bytes, etag, fixed, bare };
     };
     const feed = await fixedFor(feedUrl);
     const page = await fixedFor(pageUrl);
@@ -414,10 +441,8 @@ for (const size of sizes) {
     // Tens of megabytes a response: a few connections, or the load generator is the bottleneck.
     const big = feed.bytes.length > 8e6 ? 2 : 16;
     // Warm both sides once (JIT, connection setup) before anything is counted.
-    for (const [url, connections] of [[feedUrl, big], [feed.fixed.url, big]] as const) {
-      await load(url, {}, connections, 1);
-    }
-    for (const url of [pageUrl, page.fixed.url]) await load(url, {}, 16, 1);
+    for (const url of [feedUrl, feed.fixed.url, feed.bare!.url]) await load(url, {}, big, 1);
+    for (const url of [pageUrl, page.fixed.url, page.bare!.url]) await load(url, {}, 16, 1);
     const throughputRow = (
       measure: string,
       target: string,
@@ -429,17 +454,33 @@ for (const size of sizes) {
       await compare(server, feedUrl, feed.fixed, {}, big),
     );
     throughputRow(
+      "… full feed ÷ bare Deno.serve (same bytes, content-type only)",
+      "",
+      await compare(server, feedUrl, feed.bare!, {}, big),
+    );
+    throughputRow(
       "filtered page (type+tag+limit+page) ÷ fixed bytes",
       "≥ 0.6",
       await compare(server, pageUrl, page.fixed),
+    );
+    throughputRow(
+      "… filtered page ÷ bare Deno.serve (same bytes, content-type only)",
+      "≥ 0.8",
+      await compare(server, pageUrl, page.bare!),
     );
     throughputRow(
       "304 revalidation ÷ fixed 304",
       "≥ 0.8",
       await compare(server, feedUrl, feed.fixed, { "if-none-match": feed.etag }),
     );
+    throughputRow(
+      "… 304 revalidation ÷ bare Deno.serve 304 (no headers)",
+      "≥ 0.6",
+      await compare(server, feedUrl, feed.bare!, { "if-none-match": feed.etag }),
+    );
 
-    // 5. Peak memory beyond a server that only holds the feed bytes, per item.
+    // 5. Peak memory beyond a server that only holds the feed bytes, per item. (The git
+    // site's, after its starts and after a short load of its own, are section 9's rows.)
     const extra = (await peakRss(server.child.pid!)) - (await peakRss(feed.fixed.child.pid!));
     row(
       size,
@@ -475,6 +516,11 @@ for (const size of sizes) {
       "≥ 0.8",
       await compare(server, manifestUrl, manifest.fixed),
     );
+    throughputRow(
+      "… manifest ÷ bare Deno.serve (same bytes, content-type only)",
+      "",
+      await compare(server, manifestUrl, manifest.bare!),
+    );
     const bodyUrl = `${feedUrl}?include=body`;
     const t1 = performance.now();
     await (await fetch(bodyUrl, { headers: { "accept-encoding": "identity" } })).arrayBuffer();
@@ -484,7 +530,7 @@ for (const size of sizes) {
       fmt((performance.now() - t1) / median(floor)),
       "≤ 2",
     );
-    const bodies = await fixedFor(bodyUrl);
+    const bodies = await fixedFor(bodyUrl, false);
     await load(bodyUrl, {}, 2, 1);
     await load(bodies.fixed.url, {}, 2, 1);
     throughputRow(
@@ -519,7 +565,14 @@ for (const size of sizes) {
       "≥ 0.8",
       await compare(server, deltaUrl, delta.fixed),
     );
-    await Promise.all([stop(manifest.fixed), stop(delta.fixed)]);
+    throughputRow(
+      "… delta ÷ bare Deno.serve (same bytes, content-type only)",
+      "",
+      await compare(server, deltaUrl, delta.bare!),
+    );
+    await Promise.all(
+      [manifest.fixed, manifest.bare!, delta.fixed, delta.bare!].map((server) => stop(server)),
+    );
 
     // 8. MCP (SPEC 14): get_content under load ÷ the item route of the same item
     // (its JSON form; the tool answers it and the Markdown form, each kept once
@@ -576,7 +629,9 @@ for (const size of sizes) {
     );
     await stop(fresh);
 
-    await Promise.all([stop(server), stop(feed.fixed), stop(page.fixed)]);
+    await Promise.all(
+      [server, feed.fixed, feed.bare!, page.fixed, page.bare!].map((server) => stop(server)),
+    );
 
     // 6. Re-index after one file changes, against the cold build (in one process).
     const touched = join(site, paths.find((p) => p.startsWith("docs/"))!);

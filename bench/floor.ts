@@ -11,6 +11,8 @@ const files: string[] = [];
 async function walk(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
+    // `.git` and the server's state folder `.content-feed` are no content (nor any dot entry).
+    if (entry.name.startsWith(".")) continue;
     if (entry.isDirectory()) await walk(path);
     else if (entry.name !== "services.yaml") files.push(path);
   }

@@ -2,6 +2,7 @@
 // commands, and starting and stopping a server that prints "listening on <url> ".
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -96,4 +97,29 @@ export function runProcess(command: string[]): Promise<{ ms: number; stdout: str
           : reject(new Error(`${command.join(" ")} exited ${code}`)),
     );
   });
+}
+
+/** CPU time a process (all its threads) has used, in clock ticks (Linux /proc). */
+export async function cpuTicks(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+/** Peak resident memory of a process in bytes (Linux /proc). */
+export async function peakRss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** A response's headers as the server set them (without those the HTTP layer adds). */
+export function headersOf(response: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of response.headers) {
+    if (
+      !["date", "content-length", "connection", "keep-alive", "transfer-encoding"].includes(name)
+    ) {
+      out[name] = value;
+    }
+  }
+  return out;
 }
