@@ -41,6 +41,12 @@ export interface LiveOptions {
   readonly warn: (message: string) => void;
   /** What the load before this loop found (a FIFO in the content makes it poll from the start). */
   readonly initial: Reloaded;
+  /**
+   * Folders whose changes are never content (absolute): the service's own
+   * state folder, which it writes after each change (watched, it would make
+   * every change two).
+   */
+  readonly ignored?: readonly string[];
 }
 
 /** How long after the last change event the index is rebuilt; further events in this window join it. */
@@ -140,8 +146,13 @@ export function keepLive(options: LiveOptions): () => void {
   const startWatching = () => {
     // A `.git` inside the content root is never content, and a commit or a
     // fetch writes hundreds of files there: the git watcher below covers it.
+    const ignored = (options.ignored ?? []).flatMap((folder) =>
+      folder.startsWith(`${root}/`) ? [folder.slice(root.length + 1)] : []
+    );
     const onContentChange = (name: string | undefined) => {
-      if (name === undefined || !IN_GIT_FOLDER.test(name)) onChange(name);
+      if (name !== undefined && IN_GIT_FOLDER.test(name)) return;
+      if (name !== undefined && ignored.some((f) => name === f || name.startsWith(`${f}/`))) return;
+      onChange(name);
     };
     stopWatching = watchFolder(root, onContentChange, (error) => {
       options.warn(`warning: watching ${root} failed (${error}); polling instead`);

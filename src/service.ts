@@ -312,6 +312,7 @@ export async function createService(
       foldersChanged: () => pipeline.foldersChanged(),
       warn: (message) => logger.warn(message),
       initial: reloaded,
+      ignored: [config.state],
     })
     : undefined;
 

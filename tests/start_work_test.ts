@@ -291,6 +291,41 @@ describe("git dates at a restart and a change (SPEC 17)", () => {
 });
 
 describe("a change costs what it changed (SPEC 17)", () => {
+  it("an edit seen by the watcher is one load: the state folder's own writes are no change", async () => {
+    const site = files(5);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      await started(root, async (api) => {
+        const loads = new Set<object>([api.lastLoad]);
+        const seen = () => loads.add(api.lastLoad);
+        await writeFile(join(root, "docs/s1/doc-1.md"), md({ title: "One, edited" }, LONG));
+        for (
+          let i = 0;
+          i < 400 && api.index.byPath.get("docs/s1/doc-1")?.title !== "One, edited";
+          i++
+        ) {
+          seen();
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        assert.equal(api.index.byPath.get("docs/s1/doc-1")?.title, "One, edited");
+        const edit = api.lastLoad;
+        assert.equal(edit.read, 1);
+        // The journal's record and the cache's flush (half a second later) write the
+        // state folder inside the content root: neither may start another load.
+        for (let i = 0; i < 12; i++) {
+          seen();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        seen();
+        assert.equal(api.lastLoad, edit, "no load after the edit's");
+        assert.ok(loads.size <= 3, `${loads.size - 1} loads for one edit`);
+      }, { watch: true });
+    } finally {
+      await removeSite(root);
+    }
+  });
+
   it("the full feed of a new index copies the items it shares with the last one, byte for byte", async () => {
     const site = files(40);
     const root = await writeSite(site);
