@@ -22,8 +22,14 @@ import {
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
 import { type LoadWork, NO_WORK } from "./source/loader.ts";
 
-/** How long after a build its changes are written to the derivation cache, in ms. */
-const FLUSH_DELAY_MS = 500;
+/**
+ * How long after the last build its changes are written to the derivation
+ * cache, in ms: a start's first requests are answered first, and a burst of
+ * changes is written once.
+ */
+const FLUSH_DELAY_MS = 1000;
+/** Parts of the derivation cache (of 64) written in one transaction, between which requests are answered. */
+const FLUSH_PART = 8;
 
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
@@ -236,12 +242,13 @@ export async function createService(
    * for a burst of changes.
    */
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
-  const scheduleFlush = () => {
-    if (flushTimer !== undefined) return;
+  const scheduleFlush = (delay = FLUSH_DELAY_MS) => {
+    clearTimeout(flushTimer);
     flushTimer = setTimeout(() => {
       flushTimer = undefined;
-      pipeline.flush();
-    }, FLUSH_DELAY_MS);
+      // A part at a time, requests answered between the parts.
+      if (pipeline.flush(FLUSH_PART)) scheduleFlush(0);
+    }, delay);
     (flushTimer as { unref?: () => void }).unref?.();
   };
   try {

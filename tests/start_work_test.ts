@@ -18,6 +18,7 @@ import { loadConfigFile } from "../src/config/load.ts";
 import { contentPipeline } from "../src/pipeline/pipeline.ts";
 import { readBody } from "../src/source/read_file.ts";
 import { createJournal } from "../src/sync/journal.ts";
+import { partOf } from "../src/pipeline/derivation_cache.ts";
 import {
   configFor,
   git,
@@ -168,16 +169,20 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
         warnings.join("\n"),
       );
       assert.deepEqual(got, expected);
-      // A damaged row is read again, never served.
+      // A damaged part of the cache: its files are read again, never served from it.
       const db2 = new DatabaseSync(join(root, ".content-feed/journal.sqlite"));
-      db2.prepare("UPDATE cache_files SET result = '{not json' WHERE file = 'docs/s0/doc-0.md'")
-        .run();
+      const part = partOf("docs", "docs/s0/doc-0.md");
+      const { rows } = db2.prepare("SELECT rows FROM cache_parts WHERE part = ?").get(part) as {
+        rows: string;
+      };
+      db2.prepare("UPDATE cache_parts SET rows = '[{not json' WHERE part = ?").run(part);
       db2.close();
-      const damaged = await started(
-        root,
-        async (api) => ({ load: api.lastLoad, got: await served(api) }),
-      );
-      assert.equal(damaged.load.derived, 1);
+      const damaged = await started(root, async (api) => ({
+        load: api.lastLoad,
+        got: await served(api),
+      }));
+      assert.equal(damaged.load.derived, JSON.parse(rows).length);
+      assert.equal(damaged.load.fromCache, 11 - JSON.parse(rows).length);
       assert.deepEqual(damaged.got, expected);
     } finally {
       await removeSite(root);

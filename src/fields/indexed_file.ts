@@ -3,7 +3,7 @@
 // (`index_file.ts`, which parses Markdown and loads the generators' rules)
 // is apart, so a start that takes every file from the derivation cache
 // loads none of it (SPEC 17).
-import type { ParsedFile, Warning } from "../source/parsed_file.ts";
+import type { Warning } from "../source/parsed_file.ts";
 import type { CommitDates } from "../source/git.ts";
 import { type DateInputs, redatedFields } from "./dated.ts";
 import type { FileFields } from "./derive.ts";

@@ -16,6 +16,7 @@ import {
   type CacheWrite,
   type DerivationCache,
   entryOf,
+  partOf,
   pluginFingerprint,
   rowOf,
 } from "./derivation_cache.ts";
@@ -26,8 +27,12 @@ export interface ContentFilesLoader {
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
   /** Whether a folder of the last listing changed since. */
   foldersChanged(): boolean;
-  /** Writes what the loads since the last flush changed to the derivation cache, if there is one. */
-  flush(): void;
+  /**
+   * Writes what the loads since the last flush changed to the derivation
+   * cache, if there is one: at most `limit` files (default: all) in one
+   * transaction. Returns whether more are left to write.
+   */
+  flush(limit?: number): boolean;
 }
 
 /** How {@link createContentFilesLoader} keeps files. */
@@ -112,8 +117,9 @@ export function createContentFilesLoader(
   /** The refresh of git's dates under way for the load under way. */
   let refreshing: Promise<GitRefresh> | undefined;
   const kept: Entry<IndexedFile>[] = [];
+  const prefixOf = new Map(config.plugins.map((plugin) => [plugin.name, plugin.path]));
   for (const row of opened?.files ?? []) {
-    const entry = entryOf(row, config.root);
+    const entry = entryOf(row, config.root, prefixOf);
     if (entry) kept.push(adopt(entry));
   }
   function adopt(entry: Entry<IndexedFile>): Entry<IndexedFile> {
@@ -125,7 +131,7 @@ export function createContentFilesLoader(
   // What the loads since the last flush changed: entries by key (`null`: removed), made rows
   // only when flushed (after the first response), and git's history.
   const rows = new Map<string, Entry<IndexedFile> | null>();
-  let gitWrite: { whole: boolean; paths: Set<string> } | undefined;
+  let gitWrite: true | undefined;
   let writtenHistory = opened?.git;
 
   /**
@@ -190,45 +196,43 @@ export function createContentFilesLoader(
   });
 
   /** Notes what a refresh of git's dates changed in the history, for the next flush. */
-  const noteHistory = (refresh: GitRefresh) => {
+  const noteHistory = () => {
     if (!cache || !tracker) return;
-    const history = tracker.history();
-    if (history === writtenHistory && gitWrite === undefined) return;
-    gitWrite ??= { whole: false, paths: new Set() };
-    if (refresh.changed === "all" || history?.head === undefined) gitWrite.whole = true;
-    else for (const path of refresh.changed) gitWrite.paths.add(path);
+    if (tracker.history() !== writtenHistory) gitWrite = true;
   };
 
   return {
     foldersChanged: () => loader.foldersChanged(),
-    flush() {
-      if (!cache || (rows.size === 0 && gitWrite === undefined)) return;
-      const upsert: CachedFileRow[] = [];
-      const remove: { plugin: string; file: string }[] = [];
+    flush(limit = Infinity) {
+      if (!cache || (rows.size === 0 && gitWrite === undefined)) return false;
+      // The pending entries by part; `limit` parts are written, each once.
+      const parts = new Map<number, { upsert: CachedFileRow[]; remove: string[] }>();
       for (const [key, entry] of rows) {
         const at = key.indexOf("\n");
+        const plugin = key.slice(0, at);
         const file = key.slice(at + 1);
+        const part = partOf(plugin, file);
+        let changes = parts.get(part);
+        if (!changes) {
+          if (parts.size >= limit) continue;
+          parts.set(part, changes = { upsert: [], remove: [] });
+        }
+        rows.delete(key);
         // An entry the cache does not keep (unreadable; a page made again from its front matter) is removed.
         const row = entry && rowOf(entry, file);
-        if (row) upsert.push(row);
-        else remove.push({ plugin: key.slice(0, at), file });
+        if (row) changes.upsert.push(row);
+        else changes.remove.push(key);
       }
+      // Git's history goes with the last of the files.
+      const last = rows.size === 0;
       const change: CacheWrite = {
-        upsert,
-        remove,
-        ...(gitWrite && tracker
-          ? {
-            git: {
-              history: tracker.history(),
-              whole: gitWrite.whole,
-              paths: [...gitWrite.paths],
-            },
-          }
-          : {}),
+        parts,
+        ...(last && gitWrite && tracker ? { git: { history: tracker.history() } } : {}),
       };
-      rows.clear();
-      gitWrite = undefined;
-      writtenHistory = tracker?.history();
+      if (last) {
+        gitWrite = undefined;
+        writtenHistory = tracker?.history();
+      }
       try {
         cache.write(change);
       } catch (error) {
@@ -238,7 +242,9 @@ export function createContentFilesLoader(
             (error as Error).message
           }); the next start derives every file again`,
         );
+        return false;
       }
+      return !last;
     },
     async load(paths, reread) {
       const before = tracker?.processes ?? 0;
@@ -268,7 +274,7 @@ export function createContentFilesLoader(
       }
       refreshing = undefined;
       if (refresh) {
-        noteHistory(refresh);
+        noteHistory();
         if (refresh.note) notice(refresh.note);
       }
       const work = { ...loaded.work, git: (tracker?.processes ?? 0) - before };

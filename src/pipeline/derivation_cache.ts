@@ -12,23 +12,49 @@ import type { Entry } from "../source/loader_types.ts";
 import { isWarning } from "../source/parse.ts";
 import { sha256HexSync } from "../util/sha256.ts";
 
-/** One file's entry as the cache keeps it. */
-export interface CachedFileRow {
-  /** The plugin it was read for. */
-  readonly plugin: string;
-  /** The file, relative to the content root. */
-  readonly file: string;
-  readonly size: number;
-  readonly mtime: number;
-  readonly ino: number;
-  /** SHA-256 of the bytes read (`null` where none were: a file over the size limit). */
-  readonly checksum: string | null;
-  /** When it was read (epoch ms): a file modified near then is checked by checksum. */
-  readonly readAt: number;
-  /** The commit dates it was derived with, as JSON (`null`: none). */
-  readonly extra: string | null;
-  /** What reading it gave, as JSON: its derived fields, or the warning that left it out. */
-  readonly result: string;
+/**
+ * One file's entry as the cache keeps it: `[plugin, file, size, mtime, ino,
+ * checksum, readAt, extra, result]`. `file` is relative to the content
+ * root; `checksum` is `null` where the bytes were not read (a file over the
+ * size limit); `readAt` is when it was read (a file modified near then is
+ * checked by checksum); `extra` the commit dates it was derived with
+ * (`null`: none); `result` its derived fields without what the row says
+ * already (plugin, path, checksum, mtime), or the warning that left it out.
+ * An array, not an object: rows are most of what a restart parses.
+ */
+export type CachedFileRow = readonly [
+  plugin: string,
+  file: string,
+  size: number,
+  mtime: number,
+  ino: number,
+  checksum: string | null,
+  readAt: number,
+  extra: CommitDates | null,
+  result: Record<string, unknown>,
+];
+
+/**
+ * How many parts the files' rows are kept in: a part is one JSON text, so a
+ * restart parses a few tens of texts, not a row a file, and a change
+ * rewrites the part of its file (about 1/64 of the rows).
+ */
+export const CACHE_PARTS = 64;
+
+/**
+ * The part a file's row is kept in: a hash of its plugin and path.
+ *
+ * @example
+ * ```ts
+ * import { partOf } from "./derivation_cache.ts";
+ * partOf("docs", "docs/intro.md"); // 0 … 63
+ * ```
+ */
+export function partOf(plugin: string, file: string): number {
+  let hash = 0x811c9dc5;
+  const key = `${plugin}\n${file}`;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619);
+  return (hash >>> 0) % CACHE_PARTS;
 }
 
 /** What a cache holds for one code version, content root and set of plugins. */
@@ -53,14 +79,13 @@ export interface OpenedCache {
 
 /** One load's changes to the cache. */
 export interface CacheWrite {
-  readonly upsert: readonly CachedFileRow[];
-  readonly remove: readonly { readonly plugin: string; readonly file: string }[];
-  /** Git's history now: `whole`, it replaces the kept one; else the files named in `paths` changed. */
-  readonly git?: {
-    readonly history: GitHistory | undefined;
-    readonly whole: boolean;
-    readonly paths: readonly string[];
-  };
+  /** The parts whose rows changed: each part's rows made or changed, and the files gone from it. */
+  readonly parts: ReadonlyMap<
+    number,
+    { readonly upsert: readonly CachedFileRow[]; readonly remove: readonly string[] }
+  >;
+  /** Git's history now, when it changed (`undefined` in it: none any more). */
+  readonly git?: { readonly history: GitHistory | undefined };
 }
 
 /**
@@ -76,7 +101,7 @@ export interface DerivationCache {
    * fingerprint changed are dropped silently (a configuration edited).
    */
   open(key: CacheKey): OpenedCache;
-  /** Applies one load's changes in one transaction. */
+  /** Applies changes to some parts in one transaction. */
   write(change: CacheWrite): void;
 }
 
@@ -144,56 +169,76 @@ export function stableJson(value: unknown): string {
  * ```ts
  * import { rowOf } from "./derivation_cache.ts";
  * declare const entry: import("../source/loader_types.ts").Entry<import("../fields/indexed_file.ts").IndexedFile>;
- * rowOf(entry, "docs/intro.md")?.result; // '{"plugin":"docs",…}'
+ * rowOf(entry, "docs/intro.md")?.[1]; // "docs/intro.md"
  * ```
  */
 export function rowOf(entry: Entry<IndexedFile>, file: string): CachedFileRow | undefined {
   if (!Number.isFinite(entry.mtime) || !Number.isFinite(entry.size)) return undefined;
   const result = entry.result;
-  if (!isWarning(result) && result.redate?.page !== undefined) return undefined;
-  return {
-    plugin: entry.plugin,
+  let kept: Record<string, unknown>;
+  if (isWarning(result)) kept = { ...result };
+  else {
+    if (result.redate?.page !== undefined) return undefined;
+    // What the row says already is not kept twice.
+    const { plugin: _plugin, path: _path, checksum: _checksum, mtime: _mtime, ...rest } = result;
+    kept = rest;
+  }
+  return [
+    entry.plugin,
     file,
-    size: entry.size,
-    mtime: entry.mtime,
-    ino: entry.ino,
-    checksum: entry.checksum ?? null,
-    readAt: entry.readAt,
-    extra: entry.extra === undefined ? null : JSON.stringify(entry.extra),
-    result: JSON.stringify(result),
-  };
+    entry.size,
+    entry.mtime,
+    entry.ino,
+    entry.checksum ?? null,
+    entry.readAt,
+    (entry.extra as CommitDates | undefined) ?? null,
+    kept,
+  ];
 }
 
 /**
- * A row as the loader entry it was made from, or `undefined` when it does
- * not parse (a damaged row is read again, never served).
+ * A row as the loader entry it was made from, or `undefined` when it is not
+ * one (a damaged row is read again, never served).
  *
  * @param root the content root, absolute
+ * @param prefixOf each plugin's folder relative to the root (`""` for the root itself)
  *
  * @example
  * ```ts
  * import { entryOf } from "./derivation_cache.ts";
  * declare const row: import("./derivation_cache.ts").CachedFileRow;
- * entryOf(row, "/site/content")?.abs; // "/site/content/docs/intro.md"
+ * entryOf(row, "/site/content", new Map([["docs", "docs"]]))?.abs; // "/site/content/docs/intro.md"
  * ```
  */
-export function entryOf(row: CachedFileRow, root: string): Entry<IndexedFile> | undefined {
-  try {
-    const result = JSON.parse(row.result);
-    const extra = row.extra === null ? undefined : JSON.parse(row.extra) as CommitDates;
-    if (typeof result !== "object" || result === null) return undefined;
-    return {
-      abs: `${root}/${row.file}`,
-      plugin: row.plugin,
-      result,
-      mtime: row.mtime,
-      size: row.size,
-      ino: row.ino,
-      ...(row.checksum !== null ? { checksum: row.checksum } : {}),
-      readAt: row.readAt,
-      ...(extra !== undefined ? { extra } : {}),
-    };
-  } catch {
-    return undefined;
+export function entryOf(
+  row: CachedFileRow,
+  root: string,
+  prefixOf: ReadonlyMap<string, string>,
+): Entry<IndexedFile> | undefined {
+  if (!Array.isArray(row) || row.length !== 9) return undefined;
+  const [plugin, file, size, mtime, ino, checksum, readAt, extra, kept] = row;
+  const prefix = prefixOf.get(plugin);
+  if (
+    prefix === undefined || typeof file !== "string" || typeof size !== "number" ||
+    typeof mtime !== "number" || typeof ino !== "number" || typeof readAt !== "number" ||
+    typeof kept !== "object" || kept === null
+  ) return undefined;
+  const path = prefix === "" ? file : file.slice(prefix.length + 1);
+  let result: IndexedFile | Record<string, unknown>;
+  if ("message" in kept) result = kept;
+  else {
+    if (typeof checksum !== "string" || !("fields" in kept)) return undefined;
+    result = { plugin, path, checksum, mtime, ...kept };
   }
+  return {
+    abs: `${root}/${file}`,
+    plugin,
+    result: result as unknown as IndexedFile,
+    mtime,
+    size,
+    ino,
+    ...(typeof checksum === "string" ? { checksum } : {}),
+    readAt,
+    ...(extra !== null ? { extra } : {}),
+  };
 }

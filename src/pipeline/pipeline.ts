@@ -16,8 +16,11 @@ export interface PipelineSource {
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
   /** Whether a folder of the last listing changed since. */
   foldersChanged(): boolean;
-  /** Writes what the loads changed to the state folder's derivation cache, where there is one. */
-  flush?(): void;
+  /**
+   * Writes what the loads changed to the state folder's derivation cache,
+   * where there is one: at most `limit` files at once; whether more are left.
+   */
+  flush?(limit?: number): boolean;
 }
 
 /** What one build of a pipeline gives. */
@@ -53,10 +56,11 @@ export interface Pipeline {
   foldersChanged(): boolean;
   /**
    * Writes what the builds since the last flush changed to the derivation
-   * cache (SPEC 17), where the source keeps one; a server calls it once
-   * it serves, not before.
+   * cache (SPEC 17), where the source keeps one: at most `limit` files at
+   * once (default: all), and says whether more are left. A server calls it
+   * once it serves, a part at a time.
    */
-  flush(): void;
+  flush(limit?: number): boolean;
 }
 
 /** Options of {@link contentPipeline}: how files are kept, and the clock. */
@@ -101,7 +105,7 @@ function withWarnings(source: PipelineSource, warnings: readonly Warning[]): Pip
   if (warnings.length === 0) return source;
   return {
     foldersChanged: () => source.foldersChanged(),
-    flush: () => source.flush?.(),
+    flush: (limit) => source.flush?.(limit) ?? false,
     load: async (paths, reread) => {
       const loaded = await source.load(paths, reread);
       return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
@@ -131,7 +135,7 @@ export function createPipeline(
   return {
     settings,
     foldersChanged: () => source.foldersChanged(),
-    flush: () => source.flush?.(),
+    flush: (limit) => source.flush?.(limit) ?? false,
     async build(previous, paths, reread) {
       const loaded = await source.load(paths, reread);
       const index = previous && !loaded.changed

@@ -1,11 +1,13 @@
 // The derivation cache on disk (SPEC 17): tables of the journal's SQLite
 // database (the one state folder a server holds), beside the journal's own.
-// Each write is one transaction: a crash at any moment (kill -9) leaves the
-// rows of the last write that committed, each of which still says what its
-// file's bytes were (size, time, inode, checksum), so a cache never serves
-// a file that changed. The cache is a copy of what deriving gives: a table
-// that is not what this version writes is dropped and made again, never a
-// reason to set the journal aside.
+// The files' rows are kept in parts, each one JSON text, so a restart
+// parses a few tens of texts and a change rewrites one part. Each write is
+// one transaction: a crash at any moment (kill -9) leaves the parts of the
+// last write that committed, each row of which still says what its file's
+// bytes were (size, time, inode, checksum), so a cache never serves a file
+// that changed. The cache is a copy of what deriving gives: a table that is
+// not what this version writes is dropped and made again, never a reason
+// to set the journal aside.
 import type { DatabaseSync } from "node:sqlite";
 import type {
   CachedFileRow,
@@ -27,24 +29,18 @@ const TABLES: Record<string, { columns: string; create: string }> = {
     create:
       "CREATE TABLE cache_plugins (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL) WITHOUT ROWID",
   },
-  cache_files: {
-    columns: "plugin,file,size,mtime,ino,checksum,read_at,extra,result",
-    create: `CREATE TABLE cache_files (
-      plugin TEXT NOT NULL, file TEXT NOT NULL, size REAL NOT NULL, mtime REAL NOT NULL,
-      ino REAL NOT NULL, checksum TEXT, read_at REAL NOT NULL, extra TEXT, result TEXT NOT NULL,
-      PRIMARY KEY (plugin, file)
-    ) WITHOUT ROWID`,
-  },
-  cache_git: {
-    columns: "path,first,last",
-    create:
-      "CREATE TABLE cache_git (path TEXT PRIMARY KEY, first REAL NOT NULL, last REAL NOT NULL) WITHOUT ROWID",
+  cache_parts: {
+    columns: "part,rows",
+    create: "CREATE TABLE cache_parts (part INTEGER PRIMARY KEY, rows TEXT NOT NULL)",
   },
 };
 
+/** Tables an earlier version of the cache made, dropped when found. */
+const FORMER = ["cache_files", "cache_git"];
+
 /** Whether a table of the state database is the cache's (the journal's schema check passes over them). */
 export function isCacheTable(name: string): boolean {
-  return Object.hasOwn(TABLES, name);
+  return Object.hasOwn(TABLES, name) || FORMER.includes(name);
 }
 
 /**
@@ -73,9 +69,11 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
   const wrong = Object.entries(TABLES).filter(([name, { columns }]) =>
     present.get(name) !== columns
   );
-  if (wrong.length > 0) {
+  const former = FORMER.filter((name) => present.has(name));
+  if (wrong.length > 0 || former.length > 0) {
     db.exec("BEGIN IMMEDIATE");
     try {
+      for (const name of former) db.exec(`DROP TABLE ${name}`);
       for (const [name, { create }] of wrong) {
         if (present.has(name)) db.exec(`DROP TABLE ${name}`);
         db.exec(create);
@@ -89,19 +87,11 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
   const putMeta = db.prepare(
     "INSERT INTO cache_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   );
-  const putFile = db.prepare(
-    `INSERT INTO cache_files (plugin, file, size, mtime, ino, checksum, read_at, extra, result)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (plugin, file) DO UPDATE SET size = excluded.size, mtime = excluded.mtime,
-       ino = excluded.ino, checksum = excluded.checksum, read_at = excluded.read_at,
-       extra = excluded.extra, result = excluded.result`,
+  const getPart = db.prepare("SELECT rows FROM cache_parts WHERE part = ?");
+  const putPart = db.prepare(
+    "INSERT INTO cache_parts (part, rows) VALUES (?, ?) ON CONFLICT (part) DO UPDATE SET rows = excluded.rows",
   );
-  const dropFile = db.prepare("DELETE FROM cache_files WHERE plugin = ? AND file = ?");
-  const putGit = db.prepare(
-    `INSERT INTO cache_git (path, first, last) VALUES (?, ?, ?)
-     ON CONFLICT (path) DO UPDATE SET first = excluded.first, last = excluded.last`,
-  );
-  const dropGit = db.prepare("DELETE FROM cache_git WHERE path = ?");
+  const dropPart = db.prepare("DELETE FROM cache_parts WHERE part = ?");
 
   /**
    * Runs `work` in one transaction, committed without waiting for the disk
@@ -128,6 +118,16 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
       }
     }
   };
+  /** A part's rows as kept (a part that does not parse holds none: its files are read again). */
+  const rowsOf = (text: string | undefined): CachedFileRow[] => {
+    if (text === undefined) return [];
+    try {
+      const rows = JSON.parse(text);
+      return Array.isArray(rows) ? rows : [];
+    } catch {
+      return [];
+    }
+  };
 
   return {
     open(key: CacheKey): OpenedCache {
@@ -140,17 +140,16 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
       let dropped: string | undefined;
       const version = meta.get("version");
       const root = meta.get("root");
-      const hasRows = (db.prepare("SELECT 1 FROM cache_files LIMIT 1").get()) !== undefined ||
-        (db.prepare("SELECT 1 FROM cache_git LIMIT 1").get()) !== undefined;
       if (version !== key.version || root !== key.root) {
-        if (hasRows) {
+        const held = db.prepare("SELECT 1 FROM cache_parts LIMIT 1").get() !== undefined ||
+          meta.has("git.head");
+        if (held) {
           dropped = root !== key.root
             ? `it was made for another content root (${root})`
             : "it was made by another version of content-feed";
         }
         transaction(() => {
-          db.exec("DELETE FROM cache_files; DELETE FROM cache_git; DELETE FROM cache_plugins;");
-          db.exec("DELETE FROM cache_meta");
+          db.exec("DELETE FROM cache_parts; DELETE FROM cache_plugins; DELETE FROM cache_meta;");
           putMeta.run("version", key.version);
           putMeta.run("root", key.root);
         });
@@ -163,91 +162,84 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
           fingerprint: string;
         }[]).map((row) => [row.name, row.fingerprint]),
       );
-      const stale = [...kept].filter(([name, print]) => key.plugins[name] !== print);
-      const fresh = Object.entries(key.plugins).filter(([name, print]) => kept.get(name) !== print);
-      if (stale.length > 0 || fresh.length > 0) {
-        const dropPlugin = db.prepare("DELETE FROM cache_files WHERE plugin = ?");
+      const changed = new Set(
+        [...kept.keys(), ...Object.keys(key.plugins)].filter((name) =>
+          kept.get(name) !== key.plugins[name]
+        ),
+      );
+      const parts = (db.prepare("SELECT part, rows FROM cache_parts").all() as {
+        part: number;
+        rows: string;
+      }[]).map(({ part, rows }) => ({ part, rows: rowsOf(rows) }));
+      if (changed.size > 0) {
         const forget = db.prepare("DELETE FROM cache_plugins WHERE name = ?");
         const putPlugin = db.prepare(
           "INSERT INTO cache_plugins (name, fingerprint) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint",
         );
         transaction(() => {
-          for (const [name] of stale) {
-            dropPlugin.run(name);
-            forget.run(name);
+          for (const part of parts) {
+            const left = part.rows.filter((row) => !changed.has(row[0]));
+            if (left.length === part.rows.length) continue;
+            part.rows = left;
+            putPart.run(part.part, JSON.stringify(left));
           }
-          for (const [name, print] of fresh) {
-            dropPlugin.run(name);
-            putPlugin.run(name, print);
+          for (const name of changed) {
+            const print = key.plugins[name];
+            if (print === undefined) forget.run(name);
+            else putPlugin.run(name, print);
           }
         });
       }
-      const files = (db.prepare(
-        "SELECT plugin, file, size, mtime, ino, checksum, read_at, extra, result FROM cache_files",
-      ).all() as Record<string, string | number | null>[]).map((row): CachedFileRow => ({
-        plugin: row.plugin as string,
-        file: row.file as string,
-        size: row.size as number,
-        mtime: row.mtime as number,
-        ino: row.ino as number,
-        checksum: row.checksum as string | null,
-        readAt: row.read_at as number,
-        extra: row.extra as string | null,
-        result: row.result as string,
-      }));
       let git: GitHistory | undefined;
       const head = meta.get("git.head");
       if (head !== undefined) {
-        const history = new Map<string, HistoryDates>();
-        for (
-          const row of db.prepare("SELECT path, first, last FROM cache_git").all() as {
-            path: string;
-            first: number;
-            last: number;
-          }[]
-        ) history.set(row.path, { first: row.first, last: row.last });
-        git = {
-          head,
-          prefix: meta.get("git.prefix") ?? "",
-          shallow: meta.get("git.shallow") === "true",
-          files: history,
-        };
+        const files = new Map<string, HistoryDates>();
+        try {
+          const dates = JSON.parse(meta.get("git.files") ?? "[]") as [string, number, number][];
+          for (const [path, first, last] of dates) files.set(path, { first, last });
+          git = {
+            head,
+            prefix: meta.get("git.prefix") ?? "",
+            shallow: meta.get("git.shallow") === "true",
+            files,
+          };
+        } catch {
+          git = undefined; // read again from git
+        }
       }
-      return { files, ...(git ? { git } : {}), ...(dropped ? { dropped } : {}) };
+      return {
+        files: parts.flatMap((part) => part.rows),
+        ...(git ? { git } : {}),
+        ...(dropped ? { dropped } : {}),
+      };
     },
     write(change: CacheWrite) {
       transaction(() => {
-        for (const { plugin, file } of change.remove) dropFile.run(plugin, file);
-        for (const row of change.upsert) {
-          putFile.run(
-            row.plugin,
-            row.file,
-            row.size,
-            row.mtime,
-            row.ino,
-            row.checksum,
-            row.readAt,
-            row.extra,
-            row.result,
-          );
+        for (const [part, { upsert, remove }] of change.parts) {
+          const byFile = new Map<string, CachedFileRow>();
+          for (const row of rowsOf((getPart.get(part) as { rows?: string } | undefined)?.rows)) {
+            byFile.set(`${row[0]}\n${row[1]}`, row);
+          }
+          for (const key of remove) byFile.delete(key);
+          for (const row of upsert) byFile.set(`${row[0]}\n${row[1]}`, row);
+          if (byFile.size === 0) dropPart.run(part);
+          else putPart.run(part, JSON.stringify([...byFile.values()]));
         }
         const git = change.git;
         if (!git) return;
         const history = git.history;
-        if (history === undefined || git.whole) db.exec("DELETE FROM cache_git");
         if (history === undefined) {
-          db.exec("DELETE FROM cache_meta WHERE key IN ('git.head', 'git.prefix', 'git.shallow')");
+          db.exec(
+            "DELETE FROM cache_meta WHERE key IN ('git.head', 'git.prefix', 'git.shallow', 'git.files')",
+          );
           return;
         }
-        const paths = git.whole ? history.files.keys() : git.paths;
-        for (const path of paths) {
-          const dates = history.files.get(path);
-          if (dates) putGit.run(path, dates.first, dates.last);
-          else dropGit.run(path);
-        }
+        const files: [string, number, number][] = [];
+        for (const [path, dates] of history.files) files.push([path, dates.first, dates.last]);
         putMeta.run("git.head", history.head);
         putMeta.run("git.prefix", history.prefix);
         putMeta.run("git.shallow", String(history.shallow));
+        putMeta.run("git.files", JSON.stringify(files));
       });
     },
   };
