@@ -147,6 +147,37 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
     }
   });
 
+  it("a file whose modification time is in the future is checked by its checksum at every restart", async () => {
+    const site = files(3);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      const path = join(root, "docs/s2/doc-2.md");
+      const future = new Date(Date.now() + 86_400_000); // a clock that was a day ahead
+      await utimes(path, future, future);
+      await started(
+        root,
+        (api) => assert.equal(api.index.byPath.get("docs/s2/doc-2")!.title, "Doc 2"),
+      );
+      // The same size, the same (future) time, other bytes.
+      await writeFile(path, (await readFile(path, "utf8")).replace("Doc 2", "Doc 7"));
+      await utimes(path, future, future);
+      const after = await started(root, (api) => ({
+        title: api.index.byPath.get("docs/s2/doc-2")!.title,
+        load: api.lastLoad,
+      }));
+      assert.equal(after.title, "Doc 7");
+      assert.equal(after.load.verified, 1);
+      assert.equal(after.load.derived, 1);
+      // Unchanged, it is checked again (its time is still ahead) and not derived.
+      const again = await started(root, (api) => api.lastLoad);
+      assert.equal(again.verified, 1);
+      assert.equal(again.derived, 0);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
   it("a cache of another version or content root is rebuilt with one warning, and serves the same", async () => {
     const site = files(10);
     const root = await writeSite(site);
@@ -296,6 +327,51 @@ describe("git dates at a restart and a change (SPEC 17)", () => {
 });
 
 describe("a change costs what it changed (SPEC 17)", () => {
+  it("a checkout of another branch (many files and their dates) is one re-index", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const site = files(60);
+    const root = await writeSite(site);
+    try {
+      git(root, ["init", "-q", "-b", "main"]);
+      git(root, ["add", "."]);
+      git(root, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
+      git(root, ["checkout", "-q", "-b", "other"]);
+      for (let i = 0; i < 60; i += 2) {
+        const path = `docs/s${i % 3}/doc-${i}.md`;
+        await writeFile(join(root, path), md({ title: `Other ${i}` }, LONG));
+      }
+      git(root, ["commit", "-qam", "other"], "2021-02-03T10:00:00Z");
+      git(root, ["checkout", "-q", "main"]);
+      await started(root, async (api) => {
+        const head = () => Number(api.cursor.split(".")[1]);
+        const before = head();
+        // Every index served meanwhile, looked at every 2 ms.
+        const indexes = new Set<object>([api.index]);
+        const sampler = setInterval(() => indexes.add(api.index), 2);
+        git(root, ["checkout", "-q", "other"]);
+        for (
+          let i = 0;
+          i < 500 && api.index.byPath.get("docs/s0/doc-0")?.title !== "Other 0";
+          i++
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        assert.equal(api.index.byPath.get("docs/s0/doc-0")?.title, "Other 0");
+        // Long enough for HEAD's poll (500 ms) to have seen the checkout too.
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        assert.equal(api.index.byPath.get("docs/s0/doc-0")?.last_update, "2021-02-03");
+        assert.equal(api.index.byPath.get("docs/s1/doc-58")?.last_update, "2021-02-03");
+        clearInterval(sampler);
+        indexes.add(api.index);
+        // 30 items changed, each once: no index in between held some of them, or wrong dates.
+        assert.equal(head() - before, 30, "each changed item recorded once");
+        assert.equal(indexes.size, 2, "one re-index");
+      }, { watch: true });
+    } finally {
+      await removeSite(root);
+    }
+  });
+
   it("an edit seen by the watcher is one load: the state folder's own writes are no change", async () => {
     const site = files(5);
     const root = await writeSite(site);
