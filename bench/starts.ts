@@ -535,6 +535,8 @@ export async function startRows(bench: StartBench): Promise<void> {
     } else log("no strace (Linux only): the rows of files opened and git processes are left out");
 
     // 9e. Re-index CPU against the cold build's, in one process (no server holds the journal).
+    // A cold build: no state folder, so no derivation cache to start from.
+    await rm(state, { recursive: true, force: true });
     const touched = join(site, paths.find((p) => p.startsWith("docs/"))!);
     const { stdout } = await runProcess(command("bench/reindex_cpu.ts", config, touched));
     const cpu = JSON.parse(stdout) as {
