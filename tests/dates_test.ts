@@ -123,6 +123,32 @@ describe("formatDay", () => {
     assert.equal(formatDay(Date.UTC(2024, 1, 29, 12)), "2024-02-29");
   });
 
+  it("prints what Date's toISOString prints, for any time (its arithmetic and its fallback)", () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const times = [
+      0,
+      -1,
+      1,
+      -0.5,
+      0.5,
+      86_399_999,
+      86_400_000,
+      Date.UTC(1000, 0, 1),
+      Date.UTC(1000, 0, 1) - 1,
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      Date.UTC(1900, 1, 28),
+      Date.UTC(2100, 2, 1) - 1,
+      Date.UTC(2000, 1, 29),
+      Date.UTC(-50, 5, 5),
+      Date.UTC(12000, 0, 1),
+    ];
+    for (let i = 0; i < 20_000; i++) times.push(Math.floor((random() * 2 - 0.5) * 4e14));
+    for (const ms of times) {
+      assert.equal(formatDay(ms), new Date(ms).toISOString().slice(0, 10), String(ms));
+    }
+  });
+
   it("round-trips a parsed date", () => {
     assert.equal(formatDay(parseDate("2026-03-02")!), "2026-03-02");
     assert.equal(formatDay(parseDate("2026-01-01T01:00:00+03:00")!), "2025-12-31");

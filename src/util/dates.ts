@@ -65,8 +65,28 @@ function daysInMonth(year: number, month: number): number {
  * ```
  */
 export function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  // Years 1000–9999 by arithmetic (every file's two dates, at every start):
+  // no Date object and no 24-character string to slice; others as `Date` prints them.
+  if (!(ms >= YEAR_1000 && ms < YEAR_10000)) return new Date(ms).toISOString().slice(0, 10);
+  // Howard Hinnant's civil_from_days, of the time `Date` keeps (its fraction cut toward zero).
+  const z = Math.floor(Math.trunc(ms) / 86_400_000) + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) -
+      Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
 }
+
+/** 1000-01-01 and 10000-01-01, UTC, in epoch ms: the years {@link formatDay} prints by arithmetic. */
+const YEAR_1000 = Date.UTC(1000, 0, 1);
+const YEAR_10000 = Date.UTC(10000, 0, 1);
 
 /**
  * Prints epoch milliseconds as UTC `YYYY-MM-DD HH:MM:SS` (the feed's `meta.generated`).
