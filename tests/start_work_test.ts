@@ -220,6 +220,39 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
     }
   });
 
+  it("a plugin whose configuration changed is derived again; the others keep their rows", async () => {
+    const site = files(12);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      await started(root, () => {});
+      await writeFile(
+        join(root, "services.yaml"),
+        `parameters:
+  service.content.config:
+    url: https://example.com
+    plugins:
+      docs: { exclude: ["s2/**"] }
+      blog: ~
+      api: ~
+      sitemap: ~
+`,
+      );
+      const { load, warnings, got } = await started(root, async (api, warnings) => ({
+        load: api.lastLoad,
+        warnings,
+        got: await served(api),
+      }));
+      assert.equal(load.derived, 8, "docs/s0 and docs/s1, read again");
+      assert.equal(load.fromCache, 1, "the blog post");
+      assert.deepEqual(warnings, [], "a configuration edited is no cache problem");
+      await rm(join(root, ".content-feed"), { recursive: true });
+      assert.deepEqual(await started(root, served), got);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
   it("a state folder that cannot be written, or that another server holds: one warning, in memory, nothing cached", async () => {
     const site = files(5);
     const root = await writeSite(site);
