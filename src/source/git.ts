@@ -189,6 +189,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   const datesOf = (path: string): CommitDates | undefined => {
     const found = history?.files.get(path);
     if (!found) return undefined;
+    // Most files: the history's own object, not a copy of it per file.
+    if (!history!.shallow && !dirty.has(path)) return found;
     const first = history!.shallow ? undefined : found.first;
     const last = dirty.has(path) ? undefined : found.last;
     if (first === undefined && last === undefined) return {};
