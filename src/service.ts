@@ -20,7 +20,7 @@ import {
   type PipelineBuild,
 } from "./pipeline/pipeline.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
-import { type LoadWork, NO_WORK } from "./source/loader.ts";
+import { type LoadWork, NO_WORK } from "./source/load_work.ts";
 
 /**
  * How long after the last build its changes are written to the derivation

@@ -3,7 +3,7 @@ import type { ContentConfig } from "../config/types.ts";
 import type { Index } from "../index/build.ts";
 import { warningLines } from "../log.ts";
 import type { ExclusionReason, Exclusions } from "../pipeline/exclusions.ts";
-import type { LoadWork } from "../source/loader.ts";
+import type { LoadWork } from "../source/load_work.ts";
 import { contentPipeline } from "../pipeline/pipeline.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { type Finding, findings } from "./findings.ts";

@@ -3,7 +3,7 @@ import { serve } from "srvx";
 import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
 import { createService, type Service } from "../service.ts";
-import type { LoadWork } from "../source/loader.ts";
+import type { LoadWork } from "../source/load_work.ts";
 
 /**
  * A start-up that failed: one line naming the cause (SPEC 11), and the exit

@@ -1,6 +1,9 @@
 // What a content loader is: its options, and what one load gives.
 import type { LeftOutFile } from "./list_plugins.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
+import type { LoadWork } from "./load_work.ts";
+
+export { type LoadWork, NO_WORK } from "./load_work.ts";
 
 /** One load of the content folder: the files that parsed, and what went wrong. */
 export interface Loaded<T> {
@@ -26,26 +29,6 @@ export interface Loaded<T> {
   readonly selection: readonly PluginSelection[];
   /** What this load did, counted (SPEC 17: tests bound these, `check --json` shows them). */
   readonly work: LoadWork;
-}
-
-/** What one load did, counted: the work a start or a change cost (SPEC 17). */
-export interface LoadWork {
-  /** Files stat'ed (by the listing, or one by one for the named paths). */
-  readonly stated: number;
-  /** Files whose bytes were read (derived, or checked against their checksum). */
-  readonly read: number;
-  /** Files derived (parsed and their fields made): on this thread or the helper's. */
-  readonly derived: number;
-  /** Files whose stamp had not changed but was too recent to trust: read and their checksum compared. */
-  readonly verified: number;
-  /** Files whose fields were made again for new extras (commit dates) without a read. */
-  readonly rebased: number;
-  /** Files taken as they were from what a previous process kept (the state folder's cache). */
-  readonly fromCache: number;
-  /** Markdown parser runs (block parses, on both threads). */
-  readonly parses: number;
-  /** Git processes started for the load's commit dates. */
-  readonly git: number;
 }
 
 /** What one plugin's selection holds: `check`'s files seen and files skipped (SPEC 15). */
@@ -74,18 +57,6 @@ export interface ContentLoader<T> {
    */
   foldersChanged(): boolean;
 }
-
-/** A load's work with nothing done. */
-export const NO_WORK: LoadWork = Object.freeze({
-  stated: 0,
-  read: 0,
-  derived: 0,
-  verified: 0,
-  rebased: 0,
-  fromCache: 0,
-  parses: 0,
-  git: 0,
-});
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
 export interface LoaderHelper<T> {
