@@ -4,10 +4,12 @@
 // load generator (wrk when installed, else autocannon in this Node process)
 // targets 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5] [--repeats 3]
-//        [--only cold|start] [--compare <git ref>] [--markup 0.5]
-// --only cold: the cold-start rows only. --only start: section 9 only (issue
-// 27): on a site that is a git repository of one commit per file, first
-// starts (git dates on, and `git: false`), restarts with nothing changed
+//        [--only cold|start|build] [--compare <git ref>] [--markup 0.5]
+// --only cold: the cold-start rows only (the static build's row among them).
+// --only build: the static build's row only (bench/build.ts, issue 28).
+// --only start: section 9 only (issue 27): on a site that is a git
+// repository of one commit per file, first starts (git dates on, and
+// `git: false`), restarts with nothing changed
 // and after 1% of the files changed and were committed, each against the
 // I/O floor; an edit's time from the write to being served, with and
 // without its commit; peak memory per item; the content files opened and
@@ -43,6 +45,7 @@ import {
 } from "./servers.ts";
 import { CONFIG, generateSite, generateVariantSites } from "./site.ts";
 import { startRows } from "./starts.ts";
+import { buildRows } from "./build.ts";
 
 const args = parseArgs();
 const runtime = args.get("runtime") ?? "deno";
@@ -50,8 +53,8 @@ const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
 const only = args.get("only");
-if (only !== undefined && only !== "cold" && only !== "start") {
-  throw new Error(`--only ${only}: use cold or start`);
+if (only !== undefined && only !== "cold" && only !== "start" && only !== "build") {
+  throw new Error(`--only ${only}: use cold, start or build`);
 }
 const coldOnly = only === "cold";
 const markupShare = Number(args.get("markup") ?? 0.5);
@@ -198,7 +201,7 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 for (const size of sizes) {
   // 9. Starts and changes on a git site of one commit per file (issue 27): bench/starts.ts.
-  if (!coldOnly) {
+  if (!coldOnly && only !== "build") {
     if (hasGit) {
       await startRows({
         size,
@@ -212,6 +215,24 @@ for (const size of sizes) {
     } else console.error("no git on the PATH: section 9 (starts on a git site) is left out");
   }
   if (only === "start") continue;
+  const buildRow = (site: string) =>
+    buildRows({
+      size,
+      repeats,
+      site,
+      command,
+      row: (measure, value, target) => row(size, measure, value, target),
+    });
+  if (only === "build") {
+    const site = await mkdtemp(join(tmpdir(), `content-feed-bench-${size}-`));
+    try {
+      await generateSite(site, size, 42, markupShare);
+      await buildRow(site);
+    } finally {
+      await rm(site, { recursive: true, force: true });
+    }
+    continue;
+  }
   const site = await mkdtemp(join(tmpdir(), `content-feed-bench-${size}-`));
   const scratch = await mkdtemp(join(tmpdir(), "content-feed-bench-bytes-"));
   try {
@@ -366,6 +387,9 @@ for (const size of sizes) {
     } finally {
       await rm(variantSites, { recursive: true, force: true });
     }
+
+    // 1d. The static build (issue 28): bench/build.ts.
+    await buildRow(site);
 
     if (coldOnly) continue;
 

@@ -20,6 +20,13 @@ export type CliCommand =
     readonly out: string;
     readonly previous?: string;
   }
+  | {
+    readonly command: "build";
+    readonly config?: string;
+    readonly out: string;
+    readonly baseUrl?: string;
+    readonly force: boolean;
+  }
   | { readonly command: "help" }
   | { readonly command: "version" };
 
@@ -45,6 +52,12 @@ usage:
   content-feed snapshot <file> [--config F] [--previous <old snapshot>]
       write the parsed content and its change journal to one JSON file, for
       deployments without a file system; --previous continues its journal
+  content-feed build <dir> [--config F] [--base-url URL] [--force]
+      write what the routes answer as static files into <dir> (replaced whole
+      at the end: a failed build leaves the old one), links on the config's
+      url (--base-url overrides, BASE_URL if neither); refuses a folder that
+      exists and is not a previous build unless --force; a folder outside the
+      working directory is named by an absolute path
 
 exit codes: 0 done (check: nothing found), 1 failed (check: findings or warnings),
 2 a wrong command line or configuration
@@ -53,7 +66,7 @@ exit codes: 0 done (check: nothing found), 1 failed (check: findings or warnings
 /**
  * Reads `content-feed`'s arguments (without the runtime and script):
  * the command, then its options (`--config`, `--port`, `--host`, `--json`,
- * `--previous`), `--help` and `--version` anywhere.
+ * `--previous`, `--base-url`, `--force`), `--help` and `--version` anywhere.
  *
  * @example
  * ```ts
@@ -76,6 +89,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         json: { type: "boolean" },
         strict: { type: "boolean" },
         previous: { type: "string" },
+        "base-url": { type: "string" },
+        force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -89,7 +104,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.version) return { command: "version" };
   const [command, ...rest] = positionals;
   const only = (allowed: string[]) => {
-    for (const name of ["port", "host", "json", "strict", "previous"] as const) {
+    const names = ["port", "host", "json", "strict", "previous", "base-url", "force"] as const;
+    for (const name of names) {
       if (values[name] !== undefined && !allowed.includes(name)) {
         throw new UsageError(`--${name} does not apply to ${command}`);
       }
@@ -129,11 +145,22 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       extra(1);
       if (rest[0] === undefined) throw new UsageError("snapshot needs the file to write");
       return { command, config: values.config, out: rest[0], previous: values.previous };
+    case "build":
+      only(["base-url", "force"]);
+      extra(1);
+      if (rest[0] === undefined) throw new UsageError("build needs the folder to write");
+      return {
+        command,
+        config: values.config,
+        out: rest[0],
+        baseUrl: values["base-url"],
+        force: values.force ?? false,
+      };
     case undefined:
-      throw new UsageError("a command is needed: serve, check or snapshot");
+      throw new UsageError("a command is needed: serve, check, snapshot or build");
     default:
       throw new UsageError(
-        `unknown command ${JSON.stringify(command)}; commands: serve, check, snapshot`,
+        `unknown command ${JSON.stringify(command)}; commands: serve, check, snapshot, build`,
       );
   }
 }

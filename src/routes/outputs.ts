@@ -100,6 +100,9 @@ async function llmsFullBytes(index: Index, base: string, making: Making) {
  * newest `date` first, the feed's filters applied; `page` without `limit`.
  * Its links spell the filters one canonical way (one body per answer).
  *
+ * @param pageUrl where page `n` (from 2) is, for `next_url`: by default
+ *   `/feed.json?page=n`; a static build's pages are files (`/feed/2.json`)
+ *
  * @example
  * ```ts
  * import { jsonFeedPlan } from "./outputs.ts";
@@ -107,7 +110,10 @@ async function llmsFullBytes(index: Index, base: string, making: Making) {
  * const plan = await jsonFeedPlan(input);
  * ```
  */
-export async function jsonFeedPlan(r: RouteInput): Promise<Plan> {
+export async function jsonFeedPlan(
+  r: RouteInput,
+  pageUrl?: (page: number) => string,
+): Promise<Plan> {
   const refused = NOT_FOR_JSON_FEED.find((name) => r.query.has(name));
   if (refused) {
     return problem(
@@ -127,7 +133,11 @@ export async function jsonFeedPlan(r: RouteInput): Promise<Plan> {
     const search = [canonical, extra].filter(Boolean).join("&");
     return `${r.base}/feed.json${search ? `?${search}` : ""}`;
   };
-  const next = page.page < (page.last ?? 1) ? at(`page=${page.page + 1}`) : undefined;
+  const next = page.page >= (page.last ?? 1)
+    ? undefined
+    : pageUrl
+    ? pageUrl(page.page + 1)
+    : at(`page=${page.page + 1}`);
   const { index, base } = r;
   return {
     kind: "answer",

@@ -3,6 +3,7 @@
 // id that left. Pure: the service records each new index into it and keeps
 // it durable elsewhere (sqlite_store.ts); a snapshot carries it. Cursors
 // are answered from it in changes_since.ts.
+import { sha256HexSync } from "../util/sha256.ts";
 
 /** One id's line in the journal. */
 export interface JournalEntry {
@@ -113,6 +114,33 @@ export function emptyJournal(id: string = newJournalId()): JournalState {
  */
 export function forkJournal(state: JournalState, id: string = newJournalId()): JournalState {
   return { ...state, id, forkOf: { id: state.id, head: state.head } };
+}
+
+/**
+ * The id of a journal that recorded one index and nothing before it, made
+ * from what it recorded (each id and its change key, in sequence order)
+ * instead of chance: ten hexadecimal digits, the same for the same feed
+ * and another one after any change (SPEC 12: a change is what changes a
+ * key). A static build (`content-feed build`) has no journal to go on
+ * with: its cursor says which content it holds, and two builds of the same
+ * content give the same bytes.
+ *
+ * @example
+ * ```ts
+ * import { applyChanges, contentJournalId, emptyJournal, planRecord } from "./state.ts";
+ * const start = emptyJournal("0");
+ * const recorded = applyChanges(start, planRecord(start, [
+ *   { id: "docs_doc_a", key: "k1", type: "docs", category: "doc" },
+ * ], 0, 0));
+ * contentJournalId(recorded); // ten hexadecimal digits
+ * ```
+ */
+export function contentJournalId(state: JournalState): string {
+  const lines: string[] = [];
+  for (const [id, entry] of state.entries) {
+    if (entry.deleted === null) lines.push(`${entry.seq}\t${id}\t${entry.key}\n`);
+  }
+  return sha256HexSync(lines.join("")).slice(0, 10);
 }
 
 /** A random journal id: ten lowercase hexadecimal digits. */
