@@ -31,6 +31,14 @@ const FLUSH_DELAY_MS = 1000;
 /** Parts of the derivation cache (of 64) written in one transaction, between which requests are answered. */
 const FLUSH_PART = 8;
 
+/** A reload waiting for the one under way: what it will load, and its promise. */
+interface WaitingReload {
+  /** The paths it loads; `undefined`: a full listing. */
+  paths: Set<string> | undefined;
+  reread: boolean;
+  done: Promise<Index>;
+}
+
 /** Where log lines go; defaults to `console`. */
 export interface Logger {
   /** The start-up line and other news. */
@@ -297,12 +305,34 @@ export async function createService(
   /** Files a request found changed, being re-read now. */
   const rereading = new Set<string>();
 
-  // Reloads queue behind each other; the swap is one assignment, so a request
+  /**
+   * The reload waiting for the one under way, if any: later asks join it
+   * (their paths added; a full listing if any asks for one), so a poll that
+   * ticks faster than a reload runs on a loaded machine queues one reload,
+   * never one per tick.
+   */
+  let waiting: WaitingReload | undefined;
+  // Reloads run one after another; the swap is one assignment, so a request
   // sees the old index or the new one, never a half-built one.
   function reload(paths?: readonly string[], reread = false): Promise<Index> {
-    const run = () => build(index, paths, reread).then(swap);
-    pending = (pending ?? Promise.resolve(index)).then(run, run);
-    return pending;
+    if (waiting) {
+      if (paths === undefined) waiting.paths = undefined;
+      else for (const path of paths) waiting.paths?.add(path);
+      waiting.reread ||= reread;
+      return waiting.done;
+    }
+    const next: WaitingReload = {
+      paths: paths && new Set(paths),
+      reread,
+      done: undefined as unknown as Promise<Index>,
+    };
+    const run = () => {
+      if (waiting === next) waiting = undefined;
+      return build(index, next.paths && [...next.paths], next.reread).then(swap);
+    };
+    waiting = next;
+    next.done = pending = (pending ?? Promise.resolve(index)).then(run, run);
+    return next.done;
   }
   const stopLive = options.watch && config
     ? keepLive({
