@@ -1,7 +1,7 @@
 import { type Filters, SORT_ORDERS, type SortOrder } from "../feed/filter.ts";
 import type { IncludeField, ItemField } from "../index/item_fields.ts";
 import { feedShape } from "../index/shape.ts";
-import { type Cursor, parseCursor } from "../sync/cursor.ts";
+import { parseCursor } from "../sync/cursor.ts";
 import { parseFields, parseInclude, SEED_SHAPE_NAMES } from "./query_fields.ts";
 import { parseDate } from "../util/dates.ts";
 import { fold, slugify } from "../util/slugify.ts";
@@ -13,8 +13,15 @@ export interface Query extends Filters {
    * narrows the seed's, `include` adds; the seed's without either).
    */
   readonly fields: readonly string[];
-  /** The changes after this cursor (SPEC 12 `since`), instead of the feed: `0` is `{seq: 0}`. */
-  readonly since?: Cursor;
+  /**
+   * The changes after this cursor (SPEC 12 `since`), instead of the feed:
+   * `0` is `{seq: 0}`; a cursor inside a listing has `listed`.
+   */
+  readonly since?: {
+    readonly journal: string | undefined;
+    readonly seq: number;
+    readonly listed?: number;
+  };
 }
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */
