@@ -1,14 +1,16 @@
 // A pipeline's sync loop (SPEC 12): mirrors a content feed into a local
 // SQLite table with full-text search, one small request per sync when
-// little changed. It uses `since`, `include=body` and `deleted` only,
-// resumes from its stored cursor, and starts over on a 410.
+// little changed. The client (content-feed/client) pages, starts over on a
+// 410 and retries; this file stores each batch and its cursor together.
 //
 //   deno run -A examples/sync_client.ts http://localhost:8000 mirror.sqlite [--every 10]
 //   deno run -A examples/sync_client.ts http://localhost:8000 mirror.sqlite --search "deno deploy"
 //
-// Also runs under `node` and `bun`.
+// Also runs under `node` and `bun`. In your own project, import the client
+// as `import { FeedClient } from "content-feed/client";`.
 import { DatabaseSync } from "node:sqlite";
 import process from "node:process";
+import { FeedClient } from "../client.ts";
 
 /** Opens (or creates) a mirror: the items with their text indexed, and the cursor. */
 export function openMirror(file: string): DatabaseSync {
@@ -28,41 +30,33 @@ export interface Synced {
 /** Brings the mirror up to date with the feed at `site` (its base URL). */
 export async function sync(site: string, db: DatabaseSync): Promise<Synced> {
   const row = db.prepare("SELECT value FROM cursor").get() as { value: string } | undefined;
-  let cursor = row?.value ?? "0";
   const drop = db.prepare("DELETE FROM items WHERE id = ?");
   const add = db.prepare("INSERT INTO items (id, title, body, item) VALUES (?, ?, ?, ?)");
   const save = db.prepare("INSERT OR REPLACE INTO cursor (one, value) VALUES (1, ?)");
   let changed = 0, deleted = 0, requests = 0;
-  for (;;) {
-    const url = `${site}/api/content.json?since=${
-      encodeURIComponent(cursor)
-    }&include=body&limit=500`;
-    const response = await fetch(url);
-    requests++;
-    if (response.status === 410) {
-      // The journal cannot answer this cursor (another server, too old): start over.
-      await response.body?.cancel();
-      db.exec("DELETE FROM items; DELETE FROM cursor;");
-      cursor = "0";
-      continue;
-    }
-    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    const page = await response.json();
-    // One transaction a page: the cursor moves with the changes it stands for.
+  const client = new FeedClient(site, {
+    fetch: (request) => {
+      requests++;
+      return fetch(request);
+    },
+  });
+  const batches = client.changes({ since: row?.value ?? "0", include: ["body"], limit: 500 });
+  for await (const batch of batches) {
+    // One transaction a batch: the cursor moves with the changes it stands for.
     db.exec("BEGIN");
-    for (const item of page.data) {
+    if (batch.reset) db.exec("DELETE FROM items"); // another journal: the sync started over
+    for (const item of batch.upserts) {
       drop.run(item.id);
       const { body, ...fields } = item;
-      add.run(item.id, item.title, body, JSON.stringify(fields));
+      add.run(item.id, item.title, body ?? "", JSON.stringify(fields));
     }
-    for (const { id } of page.deleted) drop.run(id);
-    save.run(page.meta.cursor);
+    for (const id of batch.deletions) drop.run(id);
+    save.run(batch.cursor);
     db.exec("COMMIT");
-    changed += page.data.length;
-    deleted += page.deleted.length;
-    cursor = page.meta.cursor;
-    if (!page.meta.more) return { changed, deleted, requests };
+    changed += batch.upserts.length;
+    deleted += batch.deletions.length;
   }
+  return { changed, deleted, requests };
 }
 
 /** Full-text search in the mirror: ids and titles, best match first. */

@@ -8,6 +8,8 @@ import process from "node:process";
 
 /** Layers from the bottom up: the first pattern that matches a path names its layer. */
 const LAYERS: readonly [string, RegExp][] = [
+  // The client (content-feed/client) runs in browsers and imports nothing of the server's.
+  ["client", /^src\/client\//],
   ["util", /^src\/(util\/|plugins\.ts$)/],
   // config/load.ts reads the config file and the content root through
   // source/fs.ts: it sits above source, the rest of config/ below it.

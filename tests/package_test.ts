@@ -29,6 +29,22 @@ console.log(JSON.stringify({ status: response.status, count: feed.meta.count }))
 api.close();
 `;
 
+/** What a pipeline does with the package's client: sync a mirror, a page at a time. */
+const CLIENT_SCRIPT = `import { createContentApi } from "content-feed";
+import { FeedClient } from "content-feed/client";
+const api = await createContentApi({ config: process.argv[2] });
+const client = new FeedClient("http://localhost/", { fetch: api.fetch });
+const ids = [];
+let batches = 0, reset = false;
+for await (const batch of client.changes({ limit: 1, include: ["body"] })) {
+  batches++;
+  reset ||= batch.reset;
+  ids.push(...batch.upserts.map((item) => item.id));
+}
+console.log(JSON.stringify({ ids: ids.sort(), batches, reset }));
+api.close();
+`;
+
 describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
   let work = "";
   let project = "";
@@ -53,6 +69,7 @@ describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
       JSON.stringify({ name: "a-site", private: true, type: "module" }),
     );
     await writeFile(join(project, "serve.mjs"), SCRIPT);
+    await writeFile(join(project, "client.mjs"), CLIENT_SCRIPT);
     // Nothing but the tarball: its dependencies come from the registry (or npm's cache).
     execFileSync(
       "npm",
@@ -71,6 +88,12 @@ describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
     assert.equal(manifest.private, undefined);
     assert.equal(manifest.bin["content-feed"], "dist/cli.js");
     assert.ok(existsSync(join(installed, "dist", "mod.js")));
+    assert.ok(existsSync(join(installed, "dist", "client.js")));
+    assert.ok(existsSync(join(installed, "dist", "client.d.ts")));
+    assert.deepEqual(manifest.exports["./client"], {
+      types: "./dist/client.d.ts",
+      default: "./dist/client.js",
+    });
     assert.ok(existsSync(join(installed, "dist", "mod.d.ts")));
     assert.ok(existsSync(join(installed, "dist", "src", "pipeline", "read_worker.js")));
     assert.ok(!existsSync(join(installed, "src")), "no TypeScript source");
@@ -130,6 +153,29 @@ describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
     });
   }
 
+  for (
+    const [runtime, command] of [
+      ["Node 24", [bin("node"), "client.mjs"]],
+      ["Bun", [bin("bun"), "client.mjs"]],
+      ["Deno", [bin("deno"), "run", "-A", "client.mjs"]],
+    ] as const
+  ) {
+    it(`import { FeedClient } from "content-feed/client" syncs under ${runtime}`, () => {
+      const run = spawnSync(command[0], [...command.slice(1), join(site, "services.yaml")], {
+        cwd: project,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout.trim().split("\n").pop()!), {
+        ids: ["docs_doc_a", "docs_doc_b"],
+        batches: 2,
+        reset: false,
+      });
+    });
+  }
+
   it("gives a TypeScript project its types", async () => {
     await writeFile(
       join(project, "typed.ts"),
@@ -156,6 +202,48 @@ export { items };
       }),
     );
     const run = spawnSync(bin("tsc"), ["-p", "."], { cwd: project, encoding: "utf8" });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+  });
+
+  it("gives a TypeScript project the client's types (content-feed/client: web types only)", async () => {
+    await writeFile(
+      join(project, "typed_client.ts"),
+      `import { type ChangeBatch, FeedClient, FeedError } from "content-feed/client";
+const client = new FeedClient("http://localhost:8000", {
+  fetch: (request: Request) => fetch(request),
+  headers: { authorization: "Bearer x" },
+});
+export const titles: string[] = [];
+try {
+  for await (const batch of client.changes({ limit: 10, include: ["body"] })) {
+    const first: ChangeBatch = batch;
+    titles.push(...first.upserts.map((item) => item.title + (item.body ?? "")));
+  }
+} catch (error) {
+  if (error instanceof FeedError) titles.push(String(error.status));
+}
+export const manifest = await client.manifest();
+`,
+    );
+    // No Node types: the client needs nothing but the web's (lib "dom").
+    await writeFile(
+      join(project, "tsconfig.client.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "es2022",
+          module: "nodenext",
+          strict: true,
+          noEmit: true,
+          lib: ["es2023", "dom"],
+          types: [],
+        },
+        files: ["typed_client.ts"],
+      }),
+    );
+    const run = spawnSync(bin("tsc"), ["-p", "tsconfig.client.json"], {
+      cwd: project,
+      encoding: "utf8",
+    });
     assert.equal(run.status, 0, run.stdout + run.stderr);
   });
 

@@ -48,6 +48,10 @@ class Mirror {
       assert.equal(status, 200, JSON.stringify(body));
       const ids = new Set(body.data.map((item: Json) => item.id));
       assert.equal(ids.size, body.data.length, "an id twice in data");
+      if (this.cursor === "0" || this.cursor.includes("_")) {
+        // A listing's page (SPEC 12): the feed as of its first page, no deletion.
+        assert.deepEqual(body.deleted, [], `a listing's page (from ${this.cursor}) deletes`);
+      }
       for (const { id } of body.deleted) {
         assert.ok(!ids.has(id), `${id} is in data and in deleted`);
         assert.ok(

@@ -111,9 +111,13 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           }),
           q(
             "since",
-            "the changes after a cursor from meta.cursor (or 0: every current item), with " +
+            "the changes after a cursor from meta.cursor (or 0: every current item, listed as " +
+              "of the first page, then the changes made while paging), with " +
               `deleted ids in 'deleted'; combines with ${SINCE_COMBINES.join(", ")} only`,
-            { type: "string", pattern: "^(?:0|[0-9a-z]{1,32}\\.(?:0|[1-9][0-9]{0,15}))$" },
+            {
+              type: "string",
+              pattern: "^(?:0|[0-9a-z]{1,32}\\.(?:0|[1-9][0-9]{0,15})(?:_[1-9][0-9]{0,15})?)$",
+            },
           ),
         ],
         responses: {

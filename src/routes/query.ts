@@ -13,8 +13,15 @@ export interface Query extends Filters {
    * narrows the seed's, `include` adds; the seed's without either).
    */
   readonly fields: readonly string[];
-  /** The changes after this cursor (SPEC 12 `since`), instead of the feed: `0` is `{seq: 0}`. */
-  readonly since?: { readonly journal: string | undefined; readonly seq: number };
+  /**
+   * The changes after this cursor (SPEC 12 `since`), instead of the feed:
+   * `0` is `{seq: 0}`; a cursor inside a listing has `listed`.
+   */
+  readonly since?: {
+    readonly journal: string | undefined;
+    readonly seq: number;
+    readonly listed?: number;
+  };
 }
 
 /** A query that cannot be answered: the parameter and a sentence for `detail`. */

@@ -27,7 +27,10 @@ export function queryKey(query: Filters & Partial<Pick<Query, "fields" | "since"
     ...query,
     updated_since: query.updatedSince,
     fields: query.fields && query.fields !== SEED_SHAPE_NAMES ? query.fields.join(",") : undefined,
-    since: query.since && `${query.since.journal ?? ""}.${query.since.seq}`,
+    since: query.since &&
+      `${query.since.journal ?? ""}.${query.since.seq}${
+        query.since.listed === undefined ? "" : `_${query.since.listed}`
+      }`,
   };
   for (const key of FEED_PARAMETERS) {
     const value = named[key];

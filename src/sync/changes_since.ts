@@ -2,7 +2,35 @@
 // can answer it (`410 Gone` when not), and the changes after it, a page at
 // a time. Pure: reads a journal state, never changes it.
 import { entriesBySeq } from "../util/by_seq.ts";
-import type { JournalState } from "./state.ts";
+import type { JournalEntry, JournalState } from "./state.ts";
+
+/** What a `since` answer is narrowed to (SPEC 12: `type`, `category`, and a variant's `lang` and `version`). */
+export interface SinceFilter {
+  readonly type?: string;
+  readonly category?: string;
+  readonly lang?: string;
+  readonly version?: string;
+}
+
+/**
+ * Whether a journal entry (an item in the feed, or its tombstone) passes a
+ * `since` filter.
+ *
+ * @example
+ * ```ts
+ * import { passes } from "./changes_since.ts";
+ * const entry = {
+ *   seq: 1, born: 1, lives: [], key: "k", type: "docs", category: "doc", deleted: null,
+ * };
+ * passes(entry, { type: "blog" }); // false
+ * ```
+ */
+export function passes(entry: JournalEntry, filter: SinceFilter): boolean {
+  return (filter.type === undefined || entry.type === filter.type) &&
+    (filter.category === undefined || entry.category === filter.category) &&
+    (filter.lang === undefined || entry.lang === filter.lang) &&
+    (filter.version === undefined || entry.version === filter.version);
+}
 
 /** One change after a cursor: the id, and when it left the feed (`null`: it is in the feed). */
 export interface Change {
@@ -35,7 +63,9 @@ export interface ChangesAnswer {
  * cursor (where its stay began, else its last change), so a sync that pages
  * on while an id changes again still meets the id where it first would
  * have: no id can move past a client and leave unseen. Pure; the caller
- * has checked the cursor with {@link cursorProblem}.
+ * has checked the cursor with {@link cursorProblem}. A request for
+ * `since=0` is a listing instead (`listing.ts`): a position is a client's
+ * state only once the listing has reached the head it was of.
  *
  * @example
  * ```ts
@@ -47,12 +77,7 @@ export interface ChangesAnswer {
 export function changesSince(
   state: JournalState,
   after: number,
-  filter: {
-    readonly type?: string;
-    readonly category?: string;
-    readonly lang?: string;
-    readonly version?: string;
-  },
+  filter: SinceFilter,
   limit?: number,
 ): ChangesAnswer {
   // Entries in order of their last change, sorted once per journal state.
@@ -68,10 +93,7 @@ export function changesSince(
   const matches: Change[] = [];
   for (let i = low; i < list.length; i++) {
     const [id, entry] = list[i];
-    if (filter.type !== undefined && entry.type !== filter.type) continue;
-    if (filter.category !== undefined && entry.category !== filter.category) continue;
-    if (filter.lang !== undefined && entry.lang !== filter.lang) continue;
-    if (filter.version !== undefined && entry.version !== filter.version) continue;
+    if (!passes(entry, filter)) continue;
     if (entry.deleted === null) {
       matches.push({ id, seq: entry.born > after ? entry.born : entry.seq, deleted: null });
     } else if (entry.lives.some(([born, left]) => born <= after && after < left)) {

@@ -9,8 +9,9 @@ import type { Item } from "../index/item.ts";
 import type { Shape } from "../index/shape.ts";
 import { byteWriter } from "../util/byte_writer.ts";
 import { formatTimestamp } from "../util/dates.ts";
-import { type Cursor, formatCursor } from "./cursor.ts";
+import { type Cursor, formatCursor, isListing } from "./cursor.ts";
 import { changesSince, cursorProblem } from "./changes_since.ts";
+import { listingPage } from "./listing.ts";
 import type { JournalState } from "./state.ts";
 
 /** What a `since` request asks (SPEC 12: it combines with `type`, `category`, `limit` and a shape). */
@@ -39,8 +40,10 @@ const encoder = new TextEncoder();
  * cannot answer; else `meta` (with `cursor` and `more`), `data` (the
  * current form of every item that entered or changed, each id once, in
  * change order), `deleted` (every id that left and that a client at the
- * cursor holds) and, while changes remain, `Link: rel="next"`. Items with
- * the seed's fields are copied out of the full feed's bytes.
+ * cursor holds) and, while changes remain, `Link: rel="next"`. `since=0`
+ * is a listing: the feed as of the journal's head then, page by page
+ * (`listing.ts`), and then the changes after that head. Items with the
+ * seed's fields are copied out of the full feed's bytes.
  *
  * @example
  * ```ts
@@ -57,22 +60,13 @@ const encoder = new TextEncoder();
 export function sincePlan(r: SinceRequest): Plan {
   const gone = cursorProblem(r.journal, r.since);
   if (gone) return problem(410, `${gone}; sync again from since=0`);
-  const answer = changesSince(r.journal, r.since.seq, r, r.limit);
-  const items: Item[] = [];
-  const deleted: { id: string; at: number }[] = [];
-  for (const change of answer.changes) {
-    if (change.deleted !== null) deleted.push({ id: change.id, at: change.deleted });
-    else {
-      // The journal records the index's feed: an id it names is in that feed.
-      const item = r.index.feedById.get(change.id);
-      if (item) items.push(item);
-    }
-  }
-  const cursor = formatCursor(r.journal.id, answer.cursor);
-  const head = feedHead(items.length, answer.total, r.base, r.index.generated, cursor, answer.more);
+  const { items, deleted, total, cursor, more } = isListing(r.since)
+    ? listingAnswer(r)
+    : changesAnswer(r);
+  const head = feedHead(items.length, total, r.base, r.index.generated, cursor, more);
   const tail = changesTail(deleted);
   let headers: Record<string, string> | undefined;
-  if (answer.more) {
+  if (more) {
     const query = new URLSearchParams(r.params);
     query.set("since", cursor);
     headers = { Link: `<${r.base}/api/content.json?${query}>; rel="next"` };
@@ -118,6 +112,61 @@ export function sincePlan(r: SinceRequest): Plan {
       out.write(tail);
       return { body: out.done() };
     },
+  };
+}
+
+/** What a `since` answer holds, before it is written. */
+interface SinceAnswer {
+  readonly items: readonly Item[];
+  readonly deleted: readonly { readonly id: string; readonly at: number }[];
+  readonly total: number;
+  readonly cursor: string;
+  readonly more: boolean;
+}
+
+/** The changes after a cursor that is not a listing's. */
+function changesAnswer(r: SinceRequest): SinceAnswer {
+  const answer = changesSince(r.journal, r.since.seq, r, r.limit);
+  const items: Item[] = [];
+  const deleted: { id: string; at: number }[] = [];
+  for (const change of answer.changes) {
+    if (change.deleted !== null) deleted.push({ id: change.id, at: change.deleted });
+    else {
+      // The journal records the index's feed: an id it names is in that feed.
+      const item = r.index.feedById.get(change.id);
+      if (item) items.push(item);
+    }
+  }
+  return {
+    items,
+    deleted,
+    total: answer.total,
+    cursor: formatCursor(r.journal.id, answer.cursor),
+    more: answer.more,
+  };
+}
+
+/**
+ * A page of a listing (`since=0`, or a cursor inside a listing): the feed as
+ * of the head it began at, no deletions; once done, its cursor is that head,
+ * and `more` says whether changes came after it. `total` counts what the
+ * client has still to fetch: the rest of the listing and the changes after it.
+ */
+function listingAnswer(r: SinceRequest): SinceAnswer {
+  const at = r.since.journal === undefined ? r.journal.head : r.since.seq;
+  const page = listingPage(r.journal, at, r.since.listed ?? 0, r, r.limit);
+  const after = changesSince(r.journal, at, r).total;
+  const items: Item[] = [];
+  for (const id of page.ids) {
+    const item = r.index.feedById.get(id);
+    if (item) items.push(item);
+  }
+  return {
+    items,
+    deleted: [],
+    total: page.total + after,
+    cursor: page.more ? formatCursor(r.journal.id, at, page.last) : formatCursor(r.journal.id, at),
+    more: page.more || after > 0,
   };
 }
 
