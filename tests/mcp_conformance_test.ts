@@ -67,9 +67,11 @@ async function scenario(url: string, name: string): Promise<Check[]> {
 describe("the official MCP conformance suite (SPEC 14)", () => {
   it(`passes ${APPLY.join(", ")} at revision 2025-11-25`, async (t) => {
     if (OWN_RUNTIME !== "node") {
-      return t.skip(
-        "the conformance suite runs under Node 24: node --test tests/mcp_conformance_test.ts",
-      );
+      // Said aloud: Deno's node:test reports a skipped test as passed.
+      const why = "skipped: the conformance suite runs under Node 24 " +
+        "(node_modules/.bin/node --test tests/mcp_conformance_test.ts)";
+      console.log(why);
+      return t.skip(why);
     }
     assert.ok(
       existsSync(`${SUITE}/package.json`),

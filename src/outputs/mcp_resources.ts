@@ -8,15 +8,34 @@ export const RESOURCE_PAGE = 100;
 
 /** A resource as `resources/list` describes it. */
 export interface ResourceEntry {
+  /** What the protocol's `Resource` may hold beside these. */
   [key: string]: unknown;
   /** The item's `link` (its `.json` URL), as the feed gives it. */
   readonly uri: string;
   /** The item's id (what the tools take). */
   readonly name: string;
+  /** The item's title. */
   readonly title: string;
+  /** The item's description, when it has one. */
   readonly description?: string;
+  /** What reading it gives: the Markdown form. */
   readonly mimeType: "text/markdown";
+  /** Midnight UTC of the item's `last_update`. */
   readonly annotations: { readonly lastModified: string };
+}
+
+/** A resource template as `resources/templates/list` describes it. */
+export interface ResourceTemplate {
+  /** An RFC 6570 template of the resources' URIs. */
+  readonly uriTemplate: string;
+  /** Its name. */
+  readonly name: string;
+  /** Its title. */
+  readonly title: string;
+  /** What it names and what reading it gives. */
+  readonly description: string;
+  /** What reading a resource of it gives. */
+  readonly mimeType: "text/markdown";
 }
 
 /** What a resource's contents are: its Markdown form. */
@@ -124,7 +143,7 @@ export function resourcePage(
  * // "https://example.com/{type}/{+uri}.json"
  * ```
  */
-export function resourceTemplates(base: string) {
+export function resourceTemplates(base: string): ResourceTemplate[] {
   return [{
     uriTemplate: `${base}/{type}/{+uri}.json`,
     name: "item",

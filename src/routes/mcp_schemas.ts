@@ -4,7 +4,8 @@
 import type { ToolOutput } from "../outputs/mcp_tools.ts";
 import { componentSchemas } from "./openapi_schemas.ts";
 
-type Schema = Record<string, unknown>;
+/** A JSON Schema, as an object. */
+export type Schema = Record<string, unknown>;
 
 /**
  * Stand-ins for the index's types and categories: the tool list is the
