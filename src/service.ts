@@ -77,6 +77,17 @@ export interface ContentApiOptions {
    * with a tool error that says how to ask for less (SPEC 14).
    */
   readonly mcpAnswerBytes?: number;
+  /**
+   * The address the server that serves this API listens on (what you give
+   * `Deno.serve`, `Bun.serve` or `node:http` as its hostname), when you know
+   * it: on a loopback address (`127.0.0.1`, `::1`, `localhost`), `POST
+   * /api/mcp` refuses requests whose `Host` or `Origin` names another host
+   * than `localhost`, a loopback address, the base URL's host or one of
+   * `mcp.allowed_origins` (DNS rebinding protection, SPEC 14). Unset, it is
+   * treated as a public address: `allowed_origins`, when set, is the only
+   * check. `content-feed serve` passes its `--host`.
+   */
+  readonly listenHostname?: string;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
   /**
@@ -278,6 +289,7 @@ export async function createService(
     tuning,
     cacheBytes: options.cacheBytes,
     mcpAnswerBytes: options.mcpAnswerBytes,
+    listenHostname: options.listenHostname,
     logError: (message) => logger.error(message),
     warn: logWarning,
     // The server's index holds no bodies (a snapshot's does): they are read

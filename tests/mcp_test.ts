@@ -1,7 +1,9 @@
 // POST /api/mcp (SPEC 14): the official MCP SDK's client, over Streamable
 // HTTP through fetch(Request), calls each tool, and every answer is checked
-// against the feed and the item forms of the same index; errors are JSON-RPC
-// errors, never a 5xx.
+// against the feed and the item forms of the same index, and its
+// structuredContent against the tool's outputSchema; bad arguments are tool
+// errors that say what was wrong, an unknown tool a JSON-RPC error, never a
+// 5xx. Resources: mcp_resources_test.ts; Origin and Host: mcp_origin_test.ts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client";
@@ -10,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { LONG, md, site, type SiteFiles, type TestSite, withSite } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -105,6 +108,116 @@ describe("POST /api/mcp: the MCP server (SPEC 14)", () => {
       const search = tools.find((tool) => tool.name === "search_content")!;
       assert.deepEqual(search.inputSchema.required, ["query"]);
       assert.equal((search.inputSchema.properties as Json).limit.maximum, 50);
+    });
+  });
+
+  it("gives every tool an outputSchema that its structuredContent fits, beside the same text", async () => {
+    const validator = new AjvJsonSchemaValidator();
+    await withClient(async (client, s) => {
+      // Listing the tools makes the SDK's client check every structuredContent against its schema.
+      const { tools } = await client.listTools();
+      const schemas = new Map(tools.map((tool) => [tool.name, tool.outputSchema]));
+      for (const tool of tools) {
+        assert.equal(tool.outputSchema?.type, "object", tool.name);
+        assert.equal((tool.outputSchema as Json).$schema, undefined, tool.name);
+      }
+      const calls: [string, Record<string, unknown>][] = [
+        ["list_content", { limit: 3 }],
+        ["list_content", { type: "blog" }],
+        ["search_content", { query: "zebras" }],
+        ["get_content", { id: "docs_doc_guide" }],
+        ["get_content", { link: "https://example.com/docs/hidden.json" }],
+        ["list_tags", {}],
+        ["list_changes", {}],
+        ["list_changes", { cursor: "0", limit: 2 }],
+      ];
+      for (const [name, args] of calls) {
+        const what = `${name} ${JSON.stringify(args)}`;
+        const result: Json = await client.callTool({ name, arguments: args });
+        assert.equal(result.isError, undefined, what);
+        const structured = result.structuredContent;
+        const check = validator.getValidator(schemas.get(name) as Json)(structured);
+        assert.ok(check.valid, `${what}: ${check.errorMessage}`);
+        if (name === "get_content") {
+          assert.deepEqual(structured.item, JSON.parse(textOf(result, 0)), what);
+          assert.equal(structured.markdown, textOf(result, 1), what);
+        } else if (name === "list_tags") {
+          assert.deepEqual(structured, { tags: JSON.parse(textOf(result)) }, what);
+        } else {
+          assert.deepEqual(structured, JSON.parse(textOf(result)), what);
+        }
+      }
+      // The schemas hold the answers to what the routes promise: a wrong one does not fit.
+      const feed = (await s.json("/api/content.json?limit=2")).body;
+      const fits = validator.getValidator(schemas.get("list_content") as Json);
+      assert.ok(fits(feed).valid);
+      assert.equal(fits({ ...feed, extra: 1 }).valid, false);
+      assert.equal(fits({ ...feed, data: [{ title: "no id" }] }).valid, false);
+      assert.equal(fits({ meta: feed.meta }).valid, false);
+      const item = validator.getValidator(schemas.get("get_content") as Json);
+      assert.equal(item({ item: { id: "x" }, markdown: "" }).valid, false);
+    });
+  });
+
+  it("says in its instructions what the site is and what each tool is for", async () => {
+    const config = CONFIG.replace(
+      "url:",
+      "title: Lumen Docs\n    description: Docs for Lumen.\n    url:",
+    );
+    await withSite(FILES, { config }, async (s) => {
+      const client = await connect(s);
+      try {
+        const instructions = client.getInstructions() ?? "";
+        assert.match(
+          instructions,
+          /^Read-only access to the published content of Lumen Docs \(https:\/\/example\.com\)/,
+        );
+        assert.match(instructions, /Docs for Lumen\./);
+        assert.match(instructions, /Content types: docs, blog\./);
+        for (
+          const tool of [
+            "search_content",
+            "get_content",
+            "list_content",
+            "list_tags",
+            "list_changes",
+          ]
+        ) {
+          assert.match(instructions, new RegExp(`${tool} [a-z]`), tool);
+        }
+        assert.match(instructions, /resource: its URI is its link/);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  it("get_content finds no item by a link on another host", async () => {
+    await withClient(async (client) => {
+      // The same paths on the site's own origin are found (the test above), on any other not.
+      for (
+        const link of [
+          "https://evil.example/docs/intro.json",
+          "https://evil.example/docs/intro",
+          "//evil.example/docs/intro.md",
+          "http://example.com/docs/intro.json",
+          "https://example.com:8443/docs/intro.json",
+          "https://sub.example.com/docs/intro",
+        ]
+      ) {
+        const result: Json = await client.callTool({ name: "get_content", arguments: { link } });
+        assert.equal(result.isError, true, link);
+        assert.match(
+          result.content[0].text,
+          /no published item has link .* on https:\/\/example\.com/,
+          link,
+        );
+      }
+      const own: Json = await client.callTool({
+        name: "get_content",
+        arguments: { link: "https://example.com/docs/intro" },
+      });
+      assert.equal(own.isError, undefined);
     });
   });
 
@@ -213,29 +326,129 @@ describe("POST /api/mcp: the MCP server (SPEC 14)", () => {
     });
   });
 
-  it("answers an unknown tool and bad arguments with JSON-RPC -32602 naming them", async () => {
+  it("answers an unknown tool with JSON-RPC -32602 naming it", async () => {
+    await withClient(async (client) => {
+      const error = await rpcError(client.callTool({ name: "nope", arguments: {} }));
+      assert.equal(error.code, -32602);
+      // The server's message, once: the client's McpError adds "MCP error -32602: ".
+      assert.doesNotMatch(error.message, /MCP error.*MCP error/);
+      assert.match(error.message, /unknown tool "nope"; tools: list_content, search_content/);
+    });
+  });
+
+  it("answers bad arguments with a tool error (isError) that says what was wrong", async () => {
     await withClient(async (client) => {
       const cases: [string, Record<string, unknown>, RegExp][] = [
-        ["nope", {}, /unknown tool "nope"/],
-        ["search_content", {}, /query/],
-        ["search_content", { query: "x", limit: 51 }, /limit/],
-        ["search_content", { query: "x".repeat(201) }, /query/],
-        ["list_content", { colour: "red" }, /unknown argument "colour"/],
-        ["list_content", { type: "nope" }, /type must be one of docs, blog/],
-        ["list_content", { limit: "ten" }, /limit/],
+        // Missing, of the wrong type, out of range.
+        ["search_content", {}, /^search_content: query is required$/],
+        ["search_content", { query: 5 }, /query must be a string, not the number 5/],
+        [
+          "search_content",
+          { query: "x", limit: 51 },
+          /limit must be at most 50, not the number 51/,
+        ],
+        [
+          "search_content",
+          { query: "x".repeat(201) },
+          /query is longer than 200 characters \(201\)/,
+        ],
+        ["list_content", { search: "x".repeat(201) }, /search is longer than 200 characters/],
+        ["list_content", { limit: "ten" }, /limit must be a number, not the string "ten"/],
+        ["list_content", { limit: 0 }, /limit must be at least 1, not the number 0/],
+        ["list_content", { page: 1.5 }, /page must be a whole number, not the number 1\.5/],
+        [
+          "list_content",
+          { month: "2", year: "2026" },
+          /month must be a number, not the string "2"/,
+        ],
+        ["list_content", { type: { a: 1 } }, /type must be a string, not an object/],
+        ["list_content", { tag: null }, /tag must be a string, not null/],
+        ["list_content", { type: "" }, /type must not be empty/],
+        [
+          "list_content",
+          { sort: "size" },
+          /sort must be one of feed, date, -date, .*, not the string "size"/,
+        ],
+        // Every problem at once, so one correction fixes them all.
+        [
+          "list_content",
+          { limit: "ten", page: 0 },
+          /limit must be a number.*; page must be at least 1/,
+        ],
+        // Unknown names, with what the tool takes.
+        [
+          "list_content",
+          { colour: "red" },
+          /unknown argument "colour"; list_content takes type, category/,
+        ],
+        ["list_tags", { x: 1, y: 2 }, /unknown arguments "x", "y"; list_tags takes no arguments/],
+        // Values the feed refuses, named as the tool names them.
+        ["list_content", { type: "nope" }, /^list_content: type must be one of docs, blog/],
         ["list_content", { month: 2 }, /month needs year/],
-        ["get_content", {}, /give an id or a link/],
-        ["get_content", { id: "a", link: "b" }, /give an id or a link/],
-        ["list_changes", { cursor: "not a cursor" }, /list_changes: cursor must be 0 or a cursor/],
-        ["list_tags", { x: 1 }, /unknown argument "x"/],
+        ["list_changes", { cursor: "not a cursor" }, /^list_changes: cursor must be 0 or a cursor/],
+        // get_content says what to give.
+        [
+          "get_content",
+          {},
+          /^get_content: give an id \(.*"id": "docs_doc_intro".*\) or a link \(an item's page URL, or its \.json or \.md URL/,
+        ],
+        ["get_content", { id: "a", link: "b" }, /give an id or a link, not both/],
+        ["get_content", { id: 7 }, /id must be a string, not the number 7/],
       ];
       for (const [name, args, message] of cases) {
-        const error = await rpcError(client.callTool({ name, arguments: args }));
-        assert.equal(error.code, -32602, `${name} ${JSON.stringify(args)}: ${error.message}`);
-        // The server's message, once: the client's McpError adds "MCP error -32602: ".
-        assert.doesNotMatch(error.message, /MCP error.*MCP error/);
-        assert.match(error.message, message, `${name} ${JSON.stringify(args)}`);
+        const what = `${name} ${JSON.stringify(args).slice(0, 80)}`;
+        const result: Json = await client.callTool({ name, arguments: args });
+        assert.equal(result.isError, true, what);
+        assert.equal(result.structuredContent, undefined, what);
+        assert.equal(result.content.length, 1, what);
+        assert.match(result.content[0].text, message, what);
       }
+    });
+  });
+
+  it("answers odd argument values over raw JSON-RPC without a 5xx", async () => {
+    await withSite(FILES, { config: CONFIG }, async (s) => {
+      const odd: unknown[] = [
+        { limit: 1e308 },
+        { limit: -0 },
+        { page: Number.MAX_SAFE_INTEGER + 2 },
+        { search: "\u0000\ud800" },
+        { type: ["docs"] },
+        { year: "2026", month: 13 },
+        { updated_since: "yesterday" },
+        { author: "a".repeat(200) },
+        { [`k${"x".repeat(500)}`]: 1 },
+        Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`a${i}`, i])),
+      ];
+      for (const args of odd) {
+        const body = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "list_content", arguments: args },
+        });
+        const response = await post(s, body);
+        const what = body.slice(0, 120);
+        assert.equal(response.status, 200, what);
+        const answer = await response.json();
+        assert.ok(answer.result, what);
+        if (answer.result.isError) {
+          assert.match(answer.result.content[0].text, /^list_content: /, what);
+          assert.ok(answer.result.content[0].text.length < 2000, what);
+        }
+      }
+      // `arguments` that is not an object breaks the protocol's own schema: a -32602 from the SDK.
+      const notObject = await post(
+        s,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "list_content", arguments: "limit=5" },
+        }),
+      );
+      assert.equal(notObject.status, 200);
+      assert.equal((await notObject.json()).error.code, -32602);
     });
   });
 
@@ -307,8 +520,9 @@ describe("POST /api/mcp: the MCP server (SPEC 14)", () => {
   });
 
   it("holds a batch's answer within the byte budget: the calls that fit, then tool errors", async () => {
-    // An item of about 300 KB: three of its answers fit in a 1 MB budget, the fourth does not.
-    const files = { ...FILES, "docs/large.md": md({ title: "Large" }, "word ".repeat(60_000)) };
+    // An item of 150 KB, whose answer is about 300 KB (its Markdown as text and again in
+    // structuredContent): three of its answers fit in a 1 MB budget, the fourth does not.
+    const files = { ...FILES, "docs/large.md": md({ title: "Large" }, "word ".repeat(30_000)) };
     await withSite(files, { config: CONFIG, mcpAnswerBytes: 1024 * 1024 }, async (s) => {
       const call = (id: number, name: string, args: Record<string, unknown>) => ({
         jsonrpc: "2.0",

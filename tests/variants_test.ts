@@ -200,10 +200,15 @@ describe("versions and locales (SPEC 16.3)", () => {
         assert.deepEqual(found.data.map((i: Json) => i.id), ["docs_doc_fr_intro"]);
         const none = await call("search_content", { query: "Bienvenue", lang: "en" });
         assert.deepEqual(none.data, []);
-        // A value the site lacks: invalid params, naming the values it has.
-        await assert.rejects(
-          client.callTool({ name: "list_content", arguments: { lang: "de" } }),
-          /-32602: list_content: lang must be one of en, fr, got "de"/,
+        // A value the site lacks: a tool error (MCP 2025-11-25), naming the values it has.
+        const refused = await client.callTool({
+          name: "list_content",
+          arguments: { lang: "de" },
+        }) as Json;
+        assert.equal(refused.isError, true);
+        assert.match(
+          refused.content[0].text,
+          /^list_content: lang must be one of en, fr, got "de"/,
         );
       } finally {
         await client.close();

@@ -75,6 +75,8 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
       config: options.config,
       baseUrl: options.baseUrl,
       watch: true,
+      // Bound to a loopback address, the MCP server refuses other hosts (SPEC 14).
+      listenHostname: hostname,
     }, tuningFor(currentRuntime()));
   } catch (error) {
     if (error instanceof ConfigError) throw new StartupError(error.message, 2);

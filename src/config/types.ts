@@ -100,6 +100,12 @@ export interface ContentConfig {
   readonly feed: boolean;
   /** `POST /api/mcp`, the Model Context Protocol server, enabled (SPEC 14). */
   readonly mcp: boolean;
+  /**
+   * The origins `plugins.mcp.allowed_origins` lists (SPEC 14), each as
+   * `URL.origin` spells it; absent when the config sets none. Browsers'
+   * MCP requests from other origins are refused (`http/mcp_origin.ts`).
+   */
+  readonly mcpAllowedOrigins?: readonly string[];
   /** Content files larger than this many bytes are left out unread (`max_file_size`). */
   readonly maxFileSize: number;
   /** Take dates from git commits where the root is in a work tree (`git`, default true). */

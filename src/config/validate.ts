@@ -125,10 +125,12 @@ export function validateConfig(
   if (!isMap(plugins)) fail("plugins", "a map of plugin names", plugins);
   const enabled: ContentPluginConfig[] = [];
   const outputs = { api: false, sitemap: false, llms: false, feed: false, mcp: false };
+  let mcpAllowedOrigins: readonly string[] | undefined;
   for (const [name, options] of Object.entries(plugins as Record<string, unknown>)) {
     const key = `plugins.${name}`;
     if (Object.hasOwn(outputs, name)) {
-      if (options !== null) fail(key, "null (~): this plugin takes no options", options);
+      if (name === "mcp") mcpAllowedOrigins = mcpOptions(options, key, fail);
+      else if (options !== null) fail(key, "null (~): this plugin takes no options", options);
       outputs[name as keyof typeof outputs] = true;
       continue;
     }
@@ -203,6 +205,7 @@ export function validateConfig(
     root: resolvePath(baseDir, path as string),
     plugins: enabled,
     ...outputs,
+    ...(mcpAllowedOrigins !== undefined ? { mcpAllowedOrigins } : {}),
     maxFileSize: maxFileSize!,
     git: git as boolean,
     description: (description as string | null) ?? undefined,
@@ -221,6 +224,52 @@ export function validateConfig(
     locales,
     authorsFile: authorsFile != null ? resolvePath(baseDir, authorsFile as string) : undefined,
   };
+}
+
+/**
+ * The `mcp` plugin's options (SPEC 2, 14): null, or a map whose one key,
+ * `allowed_origins`, lists the origins (scheme, host, optional port) whose
+ * browsers' MCP requests are answered. Gives the origins as `URL.origin`
+ * spells them, or `undefined` when the list is not set.
+ */
+function mcpOptions(
+  options: unknown,
+  key: string,
+  fail: (key: string, expected: string, ...got: unknown[]) => never,
+): readonly string[] | undefined {
+  if (options === null) return undefined;
+  if (!isMap(options)) fail(key, "null (~) or a map with allowed_origins", options);
+  for (const opt of Object.keys(options as Record<string, unknown>)) {
+    if (opt !== "allowed_origins") fail(`${key}.${opt}`, "allowed_origins (unknown option)");
+  }
+  const list = (options as Record<string, unknown>).allowed_origins;
+  if (list == null) return undefined;
+  if (!Array.isArray(list)) fail(`${key}.allowed_origins`, "a list of origins", list);
+  return (list as unknown[]).map((entry, i) => {
+    const origin = typeof entry === "string" ? originOf(entry) : undefined;
+    if (origin === undefined) {
+      fail(
+        `${key}.allowed_origins[${i}]`,
+        "an origin: http(s), a host and an optional port, such as https://app.example.com",
+        entry,
+      );
+    }
+    return origin!;
+  });
+}
+
+/** An http(s) origin as `URL.origin` spells it, or `undefined` when text is more (a path, a query) or less. */
+function originOf(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const bare = (url.protocol === "http:" || url.protocol === "https:") && !url.username &&
+    !url.password && url.pathname === "/" && !url.search && !url.hash &&
+    !/[?#]/.test(text) && text.replace(/\/$/, "").split("/").length === 3;
+  return bare ? url.origin : undefined;
 }
 
 /**

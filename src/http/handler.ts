@@ -47,6 +47,12 @@ export interface HandlerOptions extends HttpSettings {
   readonly cacheBytes?: number;
   /** Bytes of tool results one MCP response may hold, batch included (default 8 MB). */
   readonly mcpAnswerBytes?: number;
+  /**
+   * The address the server listens on, when it is known: bound to a
+   * loopback one, MCP requests for other hosts are refused (SPEC 14,
+   * `mcp_origin.ts`).
+   */
+  readonly listenHostname?: string;
 }
 
 /** A request on its way through the router: what every route needs. */
@@ -140,7 +146,11 @@ export function createHandler(options: HandlerOptions): Handler {
   for (const route of ROUTES) {
     const answer = route.name === "mcp"
       ? (r: RouteContext) =>
-        answerMcp(r.request, toolBackend(inputOf(r), (plan) => asText(r, plan)))
+        answerMcp(
+          r.request,
+          toolBackend(inputOf(r), (plan) => asText(r, plan)),
+          r.index.settings.mcpAllowedOrigins,
+        )
       : async (r: RouteContext) =>
         respond(
           r.request,

@@ -8,6 +8,8 @@ export type IndexSettings = Pick<ContentConfig, "title" | "url" | "api" | "sitem
   readonly feed?: boolean;
   /** `POST /api/mcp` enabled (default false). */
   readonly mcp?: boolean;
+  /** `plugins.mcp.allowed_origins` (SPEC 14), when the config sets it: a snapshot carries it. */
+  readonly mcpAllowedOrigins?: readonly string[];
   /** The site's description (`llms.txt`, the JSON Feed). */
   readonly description?: string;
   /** Where the site publishes its pages (`site_url`, SPEC 16.1); absent: the base URL. */
@@ -93,6 +95,9 @@ export function indexSettings(config: ContentConfig): IndexSettings {
     ...(llms ? { llms } : {}),
     ...(feed ? { feed } : {}),
     ...(mcp ? { mcp } : {}),
+    ...(config.mcpAllowedOrigins !== undefined
+      ? { mcpAllowedOrigins: config.mcpAllowedOrigins }
+      : {}),
     ...(description !== undefined ? { description } : {}),
     ...(config.siteUrl !== undefined ? { siteUrl: config.siteUrl } : {}),
     plugins: config.plugins.map((p) => ({

@@ -244,7 +244,8 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
       post: {
         operationId: "postMcp",
         summary: "Model Context Protocol over Streamable HTTP (stateless, JSON responses): " +
-          "read-only tools list_content, search_content, get_content, list_tags, list_changes",
+          "read-only tools list_content, search_content, get_content, list_tags, list_changes; " +
+          "every item as a resource (its link as the URI, read as Markdown)",
         requestBody: {
           required: true,
           content: { "application/json": { schema: { type: ["object", "array"] } } },
@@ -257,6 +258,11 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           "202": { description: "Accepted (notifications and responses only)" },
           "400": {
             description: "A malformed body or batch, as a JSON-RPC error",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+          "403": {
+            description: "A Host or Origin this server does not answer (DNS rebinding " +
+              "protection: mcp.allowed_origins), as a JSON-RPC error",
             content: { "application/json": { schema: { type: "object" } } },
           },
           "406": { description: "Accept must list application/json and text/event-stream" },

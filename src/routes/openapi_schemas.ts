@@ -1,6 +1,5 @@
 // The schemas of the OpenAPI document (SPEC 8): the item's from the field
 // table (`index/item_fields.ts`), the others as the routes write them.
-import type { Index } from "../index/build.ts";
 import { FIELD_TABLE, type Vocabulary } from "../index/item_fields.ts";
 import { formShape, SEED_SHAPE } from "../index/shape.ts";
 
@@ -46,7 +45,8 @@ function itemSchemas(vocabulary: Vocabulary) {
 
 /**
  * The document's `components.schemas`: the feed, a section, the item and
- * its form, an author, a tag, a problem.
+ * its form, an author, a tag, a problem. `type` and `category` list the
+ * vocabulary's values (an index is one).
  *
  * @example
  * ```ts
@@ -56,8 +56,8 @@ function itemSchemas(vocabulary: Vocabulary) {
  * // ["Feed", "Section", "Item", "ItemDetail", "Author", "Tag", "Problem"]
  * ```
  */
-export function componentSchemas(index: Index): Record<string, unknown> {
-  const { item, itemDetail } = itemSchemas(index);
+export function componentSchemas(vocabulary: Vocabulary): Record<string, unknown> {
+  const { item, itemDetail } = itemSchemas(vocabulary);
   return {
     Feed: {
       type: "object",
