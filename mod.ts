@@ -29,6 +29,7 @@ export { ConfigError, type ContentConfig, type ContentPluginConfig } from "./src
 export { validateConfig } from "./src/config/validate.ts";
 export { loadConfigFile, loadConfigObject } from "./src/config/load.ts";
 export type { ParsedFile, Warning } from "./src/source/parsed_file.ts";
+export type { LoadWork } from "./src/source/loader_types.ts";
 export { buildIndex } from "./src/index/build_parsed.ts";
 export type { Index } from "./src/index/build.ts";
 export type { IndexSettings, PluginSettings } from "./src/index/settings.ts";
