@@ -21,6 +21,7 @@ import {
 } from "./pipeline/pipeline.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
 import { type LoadWork, NO_WORK } from "./source/load_work.ts";
+import type { Warning } from "./source/parsed_file.ts";
 
 /**
  * How long after the last build its changes are written to the derivation
@@ -127,6 +128,14 @@ export interface ContentApi {
    */
   readonly lastLoad: LoadWork & { readonly files: number; readonly ms: number };
   /**
+   * Plugin folders the last listing could not list (SPEC 15: a typo in a
+   * plugin's `path`, a folder not made yet), each a warning that names the
+   * folder. They are not content warnings: `content-feed serve` prints them
+   * after its start-up line, `check` fails on them; a folder made later is
+   * listed and served.
+   */
+  readonly unlistedFolders: readonly Warning[];
+  /**
    * Re-reads what changed on disk and swaps in the new index atomically;
    * with `paths` (absolute), looks only at those files.
    */
@@ -229,11 +238,13 @@ export async function createService(
   /** What the last load said of the content (the live loop adapts to it). */
   let reloaded: Reloaded = { listed: true, irregular: false };
   let lastLoad: ContentApi["lastLoad"] = { ...NO_WORK, files: 0, ms: 0 };
+  let unlistedFolders: readonly Warning[] = [];
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
     const began = Date.now();
     const built = await pipeline.build(previous, paths, reread);
     reloaded = { listed: built.loaded.listed, irregular: built.loaded.irregular };
     lastLoad = { ...built.loaded.work, files: built.loaded.files.length, ms: Date.now() - began };
+    unlistedFolders = built.loaded.selection.flatMap(({ unlisted }) => unlisted ?? []);
     // Unchanged content keeps its index (and its warnings, logged when it was new).
     if (built.index !== previous) log(built.index.warnings);
     return built;
@@ -376,6 +387,9 @@ export async function createService(
     config,
     get lastLoad() {
       return lastLoad;
+    },
+    get unlistedFolders() {
+      return unlistedFolders;
     },
     reload,
     close() {

@@ -272,6 +272,75 @@ export const manifest = await client.manifest();
     );
   });
 
+  it("docs/deploying.md's edge entry point runs from the project with exactly the permission it states", async () => {
+    const guide = await readFile(join(ROOT, "docs", "deploying.md"), "utf8");
+    const example = await readFile(join(ROOT, "examples", "deno_deploy.ts"), "utf8");
+    // The guide shows the example's code (its comment aside) and the one command that runs it.
+    const code = example.replace(/^(?:\/\/.*\n)+/, "");
+    const shown = /\n {3}```ts\n((?: {3}.*\n|\n)*?) {3}```\n/.exec(guide)?.[1].replace(
+      /^ {3}/gm,
+      "",
+    );
+    assert.equal(shown, code, "docs/deploying.md shows examples/deno_deploy.ts");
+    const command = /^ {3}deno serve((?: --allow-[a-z-]+(?:=\S+)?)*) main\.ts$/m.exec(guide);
+    assert.ok(command, "docs/deploying.md names the command that runs main.ts");
+    const permissions = command[1].trim().split(" ");
+    assert.deepEqual(permissions, ["--allow-env=BASE_URL"]);
+    // Step 1: the snapshot, written by the installed command (under Node 24).
+    const env = {
+      ...process.env,
+      PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+      DENO_NO_UPDATE_CHECK: "1",
+    };
+    const snapshot = spawnSync("npx", [
+      "content-feed",
+      "snapshot",
+      "snapshot.json",
+      "--config",
+      join(site, "services.yaml"),
+    ], { cwd: project, encoding: "utf8", timeout: 60_000, env });
+    assert.equal(snapshot.status, 0, snapshot.stderr);
+    await writeFile(join(project, "main.ts"), example);
+    /** Runs `deno serve` in the project with these permissions; its answer to one request. */
+    const serveWith = async (flags: readonly string[], vars: Record<string, string>) => {
+      const deno = spawn(
+        bin("deno"),
+        ["serve", ...flags, "--host", "127.0.0.1", "--port", "0", "main.ts"],
+        { cwd: project, env: { ...env, ...vars }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const exited = new Promise((resolve) => deno.on("exit", resolve));
+      let out = "";
+      try {
+        const url = await new Promise<string | undefined>((resolve) => {
+          const seen = (chunk: Buffer) => {
+            out += chunk;
+            const match = /Listening on (http:\/\/[^\s]+?)\/?\s/.exec(out);
+            if (match) resolve(match[1]);
+          };
+          deno.stdout!.on("data", seen);
+          deno.stderr!.on("data", seen);
+          deno.on("exit", () => resolve(undefined));
+        });
+        if (url === undefined) return { out };
+        const response = await fetch(`${url}/api/content.json?limit=1`);
+        return { out, status: response.status, body: await response.json() };
+      } finally {
+        if (deno.exitCode === null) deno.kill("SIGTERM");
+        await exited;
+        deno.stdout!.destroy();
+        deno.stderr!.destroy();
+      }
+    };
+    const served = await serveWith(permissions, { BASE_URL: "https://edge.example" });
+    assert.equal(served.status, 200, served.out);
+    assert.equal(served.body.meta.total, 2);
+    assert.ok(served.body.data[0].link.startsWith("https://edge.example/"), "links on BASE_URL");
+    // The permission is needed: the guide states no more than it takes.
+    const without = await serveWith([], { BASE_URL: "https://edge.example" });
+    assert.equal(without.status, undefined, "it does not start without --allow-env=BASE_URL");
+    assert.match(without.out, /Requires env access to "BASE_URL"/);
+  });
+
   it("npx content-feed check and serve work", async () => {
     const env = {
       ...process.env,

@@ -25,6 +25,7 @@ function reference(bytes: Uint8Array): unknown {
     const at = error.line ? ` (line ${error.line})` : "";
     return {
       file: "docs/a.md",
+      ...(error.line ? { line: error.line } : {}),
       message: `${error.message}${at}; left out`,
       reason: "invalid front matter",
     };

@@ -4,7 +4,8 @@ import { describe, it } from "node:test";
 import process from "node:process";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createContentApi } from "../mod.ts";
@@ -135,14 +136,21 @@ describe("edge snapshot", () => {
 });
 
 describe("examples/deno_deploy.ts", () => {
-  it("serves the snapshot it imports as a JSON module", () => {
-    const out = join(root, "snapshot.json");
+  it("serves the snapshot it imports as a JSON module", async () => {
+    // The example sits in a site's project beside its snapshot and imports the
+    // package by name (tests/package_test.ts runs it so); here the name maps to
+    // this checkout's mod.ts, so a change to the example is tried without packing.
+    const out = join(root, "examples", "snapshot.json");
+    const maps = await mkdtemp(join(tmpdir(), "content-feed-map-"));
+    const map = join(maps, "import_map.json");
     try {
+      await writeFile(map, JSON.stringify({ imports: { "content-feed": `file://${root}mod.ts` } }));
       execFileSync(deno, ["run", "-A", "cli.ts", "snapshot", out], { cwd: root, stdio: "ignore" });
       const printed = execFileSync(
         deno,
         [
           "eval",
+          `--import-map=${map}`,
           `const { default: app } = await import("./examples/deno_deploy.ts");
            const response = await app.fetch(new Request("https://edge.example/api/content.json?limit=1"));
            const body = await response.json();
@@ -152,7 +160,8 @@ describe("examples/deno_deploy.ts", () => {
       );
       assert.match(printed.trim(), /^200 \d+ true$/);
     } finally {
-      execFileSync("rm", ["-f", out]);
+      await rm(out, { force: true });
+      await rm(maps, { recursive: true, force: true });
     }
   });
 });

@@ -65,7 +65,10 @@ export interface CheckReport {
   readonly root: string;
   /** One report per enabled content plugin, in config order. */
   readonly plugins: readonly PluginReport[];
-  /** Every warning of the load, as the server logs them. */
+  /**
+   * Every warning of the load, as the server logs them, after those of the
+   * plugin folders that could not be listed (SPEC 15).
+   */
   readonly warnings: readonly Warning[];
   /** What a crawl would see that the feed does not say (SPEC 16.5). */
   readonly findings: readonly Finding[];
@@ -105,7 +108,11 @@ export async function checkContent(configFile: string): Promise<CheckReport> {
     plugins: pipeline.settings.plugins.map((plugin) =>
       pluginReport(plugin, config, index, exclusions)
     ),
-    warnings: index.warnings,
+    // A plugin folder that cannot be listed first: a typo in `path` fails content CI.
+    warnings: [
+      ...exclusions.selection.flatMap(({ unlisted }) => unlisted ?? []),
+      ...index.warnings,
+    ],
     findings: await findings(
       index,
       exclusions,
@@ -158,6 +165,35 @@ function pluginReport(
     ...(plugin.lang !== undefined ? { lang: plugin.lang } : {}),
     ...(plugin.version !== undefined ? { version: plugin.version } : {}),
   };
+}
+
+/**
+ * Whether a warning fails `check` (SPEC 16.5): with `--strict` every one;
+ * without, each that changes what is served (a shallow clone's, which
+ * changes only dates, does not).
+ *
+ * @example
+ * ```ts
+ * import { warningFails } from "./check.ts";
+ * warningFails({ file: "docs/", message: "…", informational: true }, false); // false
+ * ```
+ */
+export function warningFails(warning: Warning, strict: boolean): boolean {
+  return strict || !warning.informational;
+}
+
+/**
+ * Whether `check` exits 1: a finding, or a warning that fails
+ * ({@link warningFails}).
+ *
+ * @example
+ * ```ts
+ * import { checkContent, checkFails } from "./check.ts";
+ * const failed = checkFails(await checkContent("content/services.yaml"), false); // false
+ * ```
+ */
+export function checkFails(report: CheckReport, strict: boolean): boolean {
+  return report.findings.length > 0 || report.warnings.some((w) => warningFails(w, strict));
 }
 
 /**
@@ -252,8 +288,9 @@ export function checkReportJson(report: CheckReport): string {
       config: report.config,
       root: report.root,
       plugins: report.plugins,
-      warnings: report.warnings.map(({ file, message, reason }) => ({
+      warnings: report.warnings.map(({ file, line, message, reason }) => ({
         file,
+        ...(line !== undefined ? { line } : {}),
         message,
         ...(reason ? { reason } : {}),
       })),

@@ -1,6 +1,6 @@
 import process from "node:process";
 import { ConfigError } from "../config/types.ts";
-import { parseCliArgs, USAGE, UsageError } from "./args.ts";
+import { commandHelp, parseCliArgs, USAGE, UsageError } from "./args.ts";
 import { warningLines } from "../log.ts";
 import { oneLine, serveContent, serveOptionsFromEnv, StartupError } from "./serve.ts";
 
@@ -49,7 +49,7 @@ export async function runCli(
   try {
     switch (command.command) {
       case "help":
-        console.log(USAGE);
+        console.log(command.topic === undefined ? USAGE : commandHelp(command.topic));
         return 0;
       case "version":
         console.log(VERSION);
@@ -66,11 +66,19 @@ export async function runCli(
       }
       case "check": {
         // Loaded for the command that needs them: `serve` loads neither (a start's modules, SPEC 17).
-        const { checkContent, checkReportJson, formatCheckReport } = await import("./check.ts");
+        const { checkContent, checkFails, checkReportJson, formatCheckReport } = await import(
+          "./check.ts"
+        );
         const report = await checkContent(config);
-        console.log(command.json ? checkReportJson(report) : formatCheckReport(report));
-        const failing = report.warnings.filter((w) => command.strict || !w.informational);
-        return failing.length > 0 || report.findings.length > 0 ? 1 : 0;
+        if (command.format === "github") {
+          const { githubAnnotations } = await import("./github.ts");
+          console.log(await githubAnnotations(report, command.strict));
+        } else {
+          console.log(
+            command.format === "json" ? checkReportJson(report) : formatCheckReport(report),
+          );
+        }
+        return checkFails(report, command.strict) ? 1 : 0;
       }
       case "snapshot": {
         const { writeSnapshotFile } = await import("../snapshot.ts");

@@ -3,6 +3,7 @@ import { serve } from "srvx";
 import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
 import { createService, type Service } from "../service.ts";
+import { warningLines } from "../log.ts";
 import type { LoadWork } from "../source/load_work.ts";
 
 /**
@@ -117,6 +118,8 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
   console.log(`content-feed listening on ${server.url} · ${counts}`);
   console.log(loadLine(service.api.lastLoad));
   started = true;
+  // A plugin folder that is not there (a typo in `path`): said, not fatal; made later, it is served.
+  for (const line of warningLines(service.api.unlistedFolders)) console.error(line);
   for (const message of held) console.error(message);
   return { url: server.url!, service, close };
 }

@@ -2,6 +2,7 @@ import { type FeedBytes, renderFullFeed } from "../feed/feed_bytes.ts";
 import type { AnswerPlan, Making } from "../feed/plan.ts";
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
+import { urlWithoutIgnoredParameters } from "../routes/ignored_params.ts";
 import { formatCursor } from "../sync/cursor.ts";
 import type { JournalState } from "../sync/state.ts";
 import { createSingleFlight } from "../util/single_flight.ts";
@@ -201,14 +202,16 @@ export function createAnswerStore(
       // An encoding may have been made: the kept answer holds more bytes now.
       if (slot && slot.made === rep && full !== own?.key) cache.resize(full, slot, rep.held());
       if (usable && request.url.length <= MAX_URL) {
-        if (urls.size >= URL_ALIASES) urls.delete(urls.keys().next().value!);
-        urls.set(request.url, { key: full, extra: plan.headers });
+        // One alias per answer however many cache-busters ask for it: they never fill the map.
+        const url = urlWithoutIgnoredParameters(request.url);
+        if (urls.size >= URL_ALIASES && !urls.has(url)) urls.delete(urls.keys().next().value!);
+        urls.set(url, { key: full, extra: plan.headers });
       }
       return response;
     },
     ready(request, index) {
       if (index !== current) return undefined;
-      const alias = urls.get(request.url);
+      const alias = urls.get(urlWithoutIgnoredParameters(request.url));
       const made = alias && lookup(alias.key)?.made;
       if (!made) return undefined;
       try {

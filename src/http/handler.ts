@@ -6,6 +6,7 @@ import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import type { RouteInput } from "../routes/input.ts";
 import { notFound } from "../routes/item.ts";
+import { withoutIgnoredParameters } from "../routes/ignored_params.ts";
 import { toolBackend } from "../routes/mcp_backend.ts";
 import { PLANNERS } from "../routes/plans.ts";
 import { allowedMethods, routedPath, ROUTES } from "../routes/table.ts";
@@ -137,7 +138,8 @@ export function createHandler(options: HandlerOptions): Handler {
     journal: r.journal,
     base: r.base,
     pathname: new URL(r.request.url).pathname,
-    query: new URL(r.url).searchParams,
+    // Campaign tags and cache-busters never reach a route: not its answer's key, nor its links.
+    query: withoutIgnoredParameters(new URL(r.url).searchParams),
     params: r.params,
     contains: searchTexts && (() => searchTexts(r.index)),
   });

@@ -7,6 +7,11 @@ import { type RouteName, ROUTES } from "./table.ts";
 
 const DAY = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
 
+/** What every route does with campaign tags and cache-busters (SPEC 6.1). */
+const IGNORED = "Query parameters whose name starts with utm_ or _ (campaign tags, " +
+  "cache-busters such as _=1700000000) are ignored on every route: never a 400, never " +
+  "another answer (the same body, ETag and links as without them).";
+
 /**
  * The OpenAPI 3.1 description of the service's routes (SPEC 8), with the
  * enabled types and categories as enums and the server at `base`.
@@ -88,6 +93,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     feed: {
       get: {
         operationId: "getContent",
+        description: IGNORED,
         summary: "Every feed-eligible item, filtered and paged",
         parameters: [
           ...filters,
@@ -134,7 +140,9 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
             content: { "application/json": { schema: { $ref: "#/components/schemas/Feed" } } },
           },
           "304": { description: "Not modified" },
-          "400": problem("A bad query: the detail names the parameter"),
+          "400": problem(
+            "A bad query: the detail names the parameter (utm_* and _* are ignored, never bad)",
+          ),
           "410": problem(
             "A cursor the journal cannot answer (another journal, past the head, older than " +
               "the retention): sync again from since=0",
@@ -170,6 +178,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     item: {
       get: {
         operationId: "getItem",
+        description: IGNORED,
         summary: "An item's JSON form (every non-draft item, indexable or not)",
         parameters: [...typeAndUri, itemInclude],
         responses: {
@@ -224,6 +233,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     jsonFeed: {
       get: {
         operationId: "getJsonFeed",
+        description: IGNORED,
         summary: "JSON Feed 1.1 of the feed items, newest date first, 50 a page (next_url)",
         parameters: [
           ...filters,
@@ -235,7 +245,9 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
             content: { "application/feed+json": { schema: { type: "object" } } },
           },
           "304": { description: "Not modified" },
-          "400": problem("A bad query: the detail names the parameter"),
+          "400": problem(
+            "A bad query: the detail names the parameter (utm_* and _* are ignored, never bad)",
+          ),
           "503": problem("A file changed while its body was read; try again"),
         },
       },
@@ -284,7 +296,7 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
       description:
         "A flat JSON feed of a site's content for indexing pipelines, and its forms for LLMs " +
         "and agents. Errors are RFC 9457 problem documents (JSON-RPC errors on /api/mcp); " +
-        "other methods than GET and HEAD (POST on /api/mcp) answer 405.",
+        "other methods than GET and HEAD (POST on /api/mcp) answer 405. " + IGNORED,
     },
     servers: [{ url: `${base}/` }],
     paths,

@@ -4,6 +4,7 @@ import { feedShape } from "../index/shape.ts";
 import { parseCursor } from "../sync/cursor.ts";
 import { parseFields, parseInclude, SEED_SHAPE_NAMES } from "./query_fields.ts";
 import { parseDate } from "../util/dates.ts";
+import { isIgnoredParameter } from "./ignored_params.ts";
 import { fold, slugify } from "../util/slugify.ts";
 
 /** A feed query, parsed and validated (SPEC 6.1, 6.2, 12). Absent parameters are `undefined`. */
@@ -88,7 +89,8 @@ export const MAX_SEARCH = 200;
  * Parses a query string into a {@link Query}, or the first problem with it
  * (SPEC 6.1): an unknown or repeated parameter, a value outside its accepted
  * set, `month` without `year`, `page` without `limit`. An empty value counts
- * as absent. Pure.
+ * as absent; a parameter whose name starts with `utm_` or `_` (campaign
+ * tags, cache-busters) is ignored. Pure.
  *
  * @example
  * ```ts
@@ -113,6 +115,8 @@ export function parseQuery(
   | { problem: { readonly parameter: string; readonly detail: string }; filters?: undefined } {
   const values = new Map<string, string>();
   for (const [key, value] of params) {
+    // Campaign tags and cache-busters are no part of a query (SPEC 6.1).
+    if (isIgnoredParameter(key)) continue;
     if (!KNOWN.has(key)) {
       return problem(
         key,

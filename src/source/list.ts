@@ -1,7 +1,7 @@
 // Listing content folders: which files are there, which folders (with their
 // modification times), and which paths are not regular files.
 import { readdir, realpath, stat } from "node:fs/promises";
-import { readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 
 /** A file found under a plugin folder. */
 export interface FoundFile {
@@ -19,6 +19,12 @@ export interface Listing {
   readonly folders: Map<string, number>;
   /** Whether a selected path was not a regular file (a FIFO, a socket, a device). */
   readonly irregular: boolean;
+  /**
+   * Set when the folder itself could not be listed: why (`ENOENT` when it
+   * does not exist, `ENOTDIR` when it is a file, `EACCES`). Its files are
+   * then none, and the caller says so (SPEC 15: a plugin's missing folder).
+   */
+  readonly unlisted?: string;
 }
 
 /** A path the listing leaves out, and why. */
@@ -54,7 +60,7 @@ export interface ListOptions {
  * Lists the files under `folder` that `keep` wants, with the modification
  * time of every folder visited. Symbolic links are followed only when their
  * target stays inside `root` (SPEC 3); every folder is visited once, so link
- * cycles end. A missing folder lists nothing.
+ * cycles end. A missing folder lists nothing, and says why (`unlisted`).
  *
  * @example
  * ```ts
@@ -89,12 +95,13 @@ export async function listFiles(
   const out: FoundFile[] = [];
   const stamps = new Map<string, number>();
   let irregular = false;
+  let unlisted: string | undefined;
   let realRoot: string, realFolder: string;
   try {
     realRoot = await io.realpath(root);
     realFolder = await io.realpath(folder);
-  } catch {
-    return { files: out, folders: stamps, irregular };
+  } catch (error) {
+    return { files: out, folders: stamps, irregular, unlisted: errorCode(error) };
   }
   const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
   // Real paths of the folders visited, so a link back to an ancestor ends.
@@ -110,8 +117,9 @@ export async function listFiles(
       stamps.set(abs, (await io.stat(abs)).mtimeMs);
       entries = await io.readdir(abs);
     } catch (error) {
-      const problem = (error as { code?: string }).code ?? "unreadable";
+      const problem = errorCode(error);
       if (rel) onLeftOut({ path: `${rel}/`, folder: true, problem, reason: "unreadable" });
+      else unlisted = problem;
       return;
     }
     const folders: Promise<void>[] = [];
@@ -163,7 +171,12 @@ export async function listFiles(
     await Promise.all(folders);
   };
   await visit(folder, "", realFolder);
-  return { files: out, folders: stamps, irregular };
+  return { files: out, folders: stamps, irregular, ...(unlisted ? { unlisted } : {}) };
+}
+
+/** A file system error's code (`ENOENT`), or `unreadable` when it has none. */
+function errorCode(error: unknown): string {
+  return (error as { code?: string }).code ?? "unreadable";
 }
 
 /**
@@ -201,7 +214,14 @@ export function folderStamp(path: string): number {
   }
 }
 
-type Kind = Pick<Stats, "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">;
+// Spelled out, not `Pick<Stats, …>`: the package's declarations then import
+// nothing from node:fs, so a TypeScript project without @types/node compiles.
+type Kind = {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+};
 
 /**
  * What a file that is not regular is, for the warning that names it.

@@ -54,6 +54,13 @@ export interface PluginsListing {
   readonly leftOut: LeftOutFile[];
   /** Per plugin: the files its include globs do not match, by extension (`.png`; `(none)`). */
   readonly skipped: ReadonlyMap<string, Readonly<Record<string, number>>>;
+  /**
+   * Per plugin: the warning that its folder could not be listed (it does not
+   * exist, is a file, cannot be read). Kept apart from `warnings`: `check`
+   * fails on it and `serve` prints it after its start-up line (SPEC 15), but
+   * a plugin enabled before its folder is made is no content problem.
+   */
+  readonly unlisted: ReadonlyMap<string, Warning>;
   /** Every folder visited and those on the way to each plugin folder, with their mtimes. */
   readonly folders: Map<string, number>;
   /** Whether a selected path was not a regular file. */
@@ -112,6 +119,8 @@ export async function listPlugins(
   const skipped = new Map<string, Record<string, number>>();
   let irregular = false;
   const folders = new Map<string, number>();
+  // Plugin folders that could not be listed, once each (a translation by file name shares its folder).
+  const missing = new Map<string, { plugin: PluginSelector["plugin"]; problem: string }>();
   const found = await Promise.all(selectors.map(async (selector) => {
     const { plugin, folder, select, selection } = selector;
     const shown = (path: string) => contentPath(plugin.path, path);
@@ -141,6 +150,9 @@ export async function listPlugins(
     });
     for (const [path, mtime] of listing.folders) folders.set(path, mtime);
     irregular ||= listing.irregular;
+    if (listing.unlisted !== undefined && !missing.has(folder)) {
+      missing.set(folder, { plugin, problem: listing.unlisted });
+    }
     const files: (FoundFile & Partial<Stamp>)[] = !options.stamp ? listing.files : await stampAll(
       listing.files,
       (file, code) =>
@@ -149,6 +161,13 @@ export async function listPlugins(
     );
     return { selector, files };
   }));
+  const unlisted = new Map<string, Warning>();
+  for (const [folder, { plugin, problem }] of missing) {
+    unlisted.set(
+      plugin.name,
+      unlistedFolderWarning(plugin, folder.slice(root.length + 1) || "./", problem),
+    );
+  }
   // The folders on the way to each plugin folder, so one created, removed
   // or renamed there shows too, however far from the root.
   for (const { folder } of selectors) {
@@ -157,5 +176,26 @@ export async function listPlugins(
       if (!folders.has(path)) folders.set(path, folderStamp(path));
     }
   }
-  return { found, warnings, leftOut, skipped, folders, irregular };
+  return { found, warnings, leftOut, skipped, unlisted, folders, irregular };
+}
+
+/**
+ * The warning for a plugin folder that cannot be listed (SPEC 15): a typo in
+ * `path`, a folder not made yet. `check` fails on it; the server serves the
+ * other plugins and lists the folder when it appears.
+ */
+function unlistedFolderWarning(
+  plugin: PluginSelector["plugin"],
+  folder: string,
+  problem: string,
+): Warning {
+  const what = problem === "ENOENT"
+    ? "does not exist"
+    : problem === "ENOTDIR"
+    ? "is not a folder"
+    : `cannot be read (${problem})`;
+  return {
+    file: folder,
+    message: `plugin ${plugin.name}'s folder ${what}; nothing is served from it`,
+  };
 }

@@ -67,10 +67,11 @@ export function createLoader<T extends object>(
     kept.add(entry);
   }
   /** What the last full listing said: its warnings, files left out and skipped. */
-  let listing: Pick<PluginsListing, "warnings" | "leftOut" | "skipped"> = {
+  let listing: Pick<PluginsListing, "warnings" | "leftOut" | "skipped" | "unlisted"> = {
     warnings: [],
     leftOut: [],
     skipped: new Map(),
+    unlisted: new Map(),
   };
   let folderStamps = new Map<string, number>();
   let irregular = false;
@@ -149,12 +150,16 @@ export function createLoader<T extends object>(
         if (result.reason) leftOut.push({ plugin, file: result.file, reason: result.reason });
       }
     }
-    const selection = selectors.map(({ plugin: { name } }) => ({
-      plugin: name,
-      files: (selected.get(name) ?? 0) +
-        listing.leftOut.filter((left) => left.plugin === name).length,
-      skipped: listing.skipped.get(name) ?? {},
-    }));
+    const selection = selectors.map(({ plugin: { name } }) => {
+      const unlisted = listing.unlisted.get(name);
+      return {
+        plugin: name,
+        files: (selected.get(name) ?? 0) +
+          listing.leftOut.filter((left) => left.plugin === name).length,
+        skipped: listing.skipped.get(name) ?? {},
+        ...(unlisted ? { unlisted } : {}),
+      };
+    });
     return { files, warnings, irregular, leftOut, selection, work, ...counts };
   };
 

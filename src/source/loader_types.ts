@@ -39,6 +39,8 @@ export interface PluginSelection {
   readonly files: number;
   /** As of the last listing: files its include globs do not match, by extension (`.png`; `(none)`). */
   readonly skipped: Readonly<Record<string, number>>;
+  /** As of the last listing: set when its folder could not be listed, the warning that names it. */
+  readonly unlisted?: Warning;
 }
 
 /** Reads content folders and remembers what it read, so a reload reads only what changed. */

@@ -46,6 +46,7 @@ export function parseFile(
     const at = error.line ? ` (line ${error.line})` : "";
     return {
       file: shown,
+      ...(error.line ? { line: error.line } : {}),
       message: `${error.message}${at}; left out`,
       reason: "invalid front matter",
     };

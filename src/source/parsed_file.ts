@@ -21,6 +21,8 @@ export interface ParsedFile {
 export interface Warning {
   /** The file or folder, relative to the content root. */
   readonly file: string;
+  /** The 1-based line of the file the problem is on, where one is known (`check --format github`). */
+  readonly line?: number;
   /** What is wrong and what was done about it. */
   readonly message: string;
   /**
