@@ -215,7 +215,7 @@ export { items };
         let out = "";
         serve.stdout!.on("data", (chunk) => {
           out += chunk;
-          const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
+          const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
           if (match) resolve(match[1]);
         });
         serve.on("exit", (code) => reject(new Error(`npx content-feed serve exited ${code}`)));
