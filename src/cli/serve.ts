@@ -246,7 +246,7 @@ function watchParent(stop: () => void): void {
 }
 
 /**
- * The start-up's second line: what loading the content did (SPEC 17), in
+ * The start-up line after the one with the URL: what loading the content did (SPEC 17), in
  * counts a reader can compare between starts.
  *
  * @example
