@@ -495,13 +495,17 @@ describe("stopping on a signal", () => {
     }, async () => {
       const server = await launchServer({ CONTENT_CONFIG: join(root, "services.yaml") });
       const [, origin] = await server.waitFor(LISTENING);
-      // A large answer the client has not read yet.
+      // A large answer the client has not read yet, on a connection kept alive: the
+      // server must not take it for idle once the answer is handed over whole.
       const large = await openSocket(origin);
-      large.socket.pause();
       large.socket.write(
-        `GET /api/content.json?include=body HTTP/1.1\r\nHost: ${new URL(origin).host}\r\n` +
-          `Connection: close\r\n\r\n`,
+        `GET /api/content.json?include=body,text,sections HTTP/1.1\r\nHost: ${
+          new URL(origin).host
+        }\r\n\r\n`,
       );
+      // Its first bytes are out: the answer is made and handed to the connection.
+      await new Promise((resolve) => large.socket.once("data", resolve));
+      large.socket.pause();
       // A request whose body is still arriving: in flight until the test sends the rest.
       const slow = await openSocket(origin);
       slow.socket.write(mcpHead(origin, TOOLS_LIST.length));
@@ -527,6 +531,8 @@ describe("stopping on a signal", () => {
       const feed = JSON.parse(read.body.toString());
       assert.equal(feed.data.length, ITEMS);
       assert.ok(feed.data.every((item: Json) => item.body.length > 50_000));
+      // More than the connection's buffers hold: most of it was still the server's to write.
+      assert.ok(read.body.length > 10_000_000, `${read.body.length} bytes`);
       assert.equal(await server.exited, 0);
       assert.match(server.stdout(), new RegExp(`content-feed stopped \\(${signal}\\)`));
       // The journal and the derivation cache were closed whole: the next start

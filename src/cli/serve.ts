@@ -2,7 +2,7 @@ import process from "node:process";
 import { serve } from "srvx";
 import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
-import type { Handler } from "../http/handler.ts";
+import { gracefulStop } from "../adapters/stop.ts";
 import { type Service, type StartingService, startService } from "../service.ts";
 import type { LoadWork } from "../source/loader.ts";
 
@@ -84,7 +84,6 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     warn: (message: string) => started ? console.error(message) : held.push(message),
     error: (message: string) => console.error(message),
   };
-  const tuning = tuningFor(currentRuntime());
   let starting: StartingService;
   try {
     starting = await startService({
@@ -92,16 +91,16 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
       config: options.config,
       baseUrl: options.baseUrl,
       watch: true,
-    }, tuning);
+    }, tuningFor(currentRuntime()));
   } catch (error) {
     if (error instanceof ConfigError) throw new StartupError(error.message, 2);
     throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
-  const withBodies = countBodies(starting.handle);
+  const stopping = gracefulStop(currentRuntime(), starting.handle);
   let server: ReturnType<typeof serve>;
   try {
     server = serve({
-      fetch: tuning.shutdownCutsBodies ? withBodies.fetch : starting.handle, // a ready answer without a promise
+      fetch: stopping.fetch, // a ready answer without a promise
       port,
       hostname,
       silent: true,
@@ -124,19 +123,18 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     `content-feed starting: loading the content; ${origin}${basePath}/api/health answers "starting" until it is served`,
   );
   let service: Service | undefined;
-  let stopping: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  let closeFailed: string | undefined;
   /** Stops accepting, lets the requests in flight finish (bounded), closes the journal. */
   const close = (): Promise<void> =>
-    stopping ??= (async () => {
+    closing ??= (async () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const graceOver = new Promise<false>((resolve) =>
-        timer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS)
-      );
-      // Where the runtime's shutdown would cut the request bodies still
-      // arriving, the requests with a body are answered first.
-      const finished = (!tuning.shutdownCutsBodies ||
-        await Promise.race([withBodies.answered(), graceOver])) &&
-        await Promise.race([server.close().then(() => true, () => true), graceOver]);
+      const finished = await Promise.race([
+        stopping.stop(server).then(() => true, () => true),
+        new Promise<false>((resolve) =>
+          timer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS)
+        ),
+      ]);
       clearTimeout(timer);
       if (!finished) {
         console.error(
@@ -144,12 +142,22 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
         );
         server.close(true).catch(() => {});
       }
-      service?.api.close();
+      // The journal is written as each index is swapped in: closing it lets the file go,
+      // and writes what the derivation cache has not yet kept.
+      try {
+        service?.api.close();
+      } catch (error) {
+        closeFailed = oneLine(error);
+      }
     })();
   const stop = async (why: string) => {
-    if (stopping) return; // a second signal while stopping changes nothing: the wait is bounded
+    if (closing) return; // a second signal while stopping changes nothing: the wait is bounded
     console.log(`content-feed stopping (${why}): finishing the requests in flight`);
     await close();
+    if (closeFailed !== undefined) {
+      console.error(`content-feed: closing the state folder failed: ${closeFailed}`);
+      process.exit(1);
+    }
     console.log(`content-feed stopped (${why})`);
     process.exit(0);
   };
@@ -159,12 +167,12 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     service = await starting.ready;
   } catch (error) {
     // A signal came first: the process exits 0 once the server is closed.
-    if (stopping) return await new Promise<never>(() => {});
+    if (closing) return await new Promise<never>(() => {});
     await server.close(true).catch(() => {});
     if (error instanceof ConfigError) throw new StartupError(error.message, 2);
     throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
-  if (stopping) return { url: server.url!, service, close };
+  if (closing) return { url: server.url!, service, close };
   const counts =
     service.api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
     "no content plugins enabled";
@@ -192,37 +200,6 @@ export function reachableOrigin(listening: string): string {
   const url = new URL(listening);
   if (url.hostname === "0.0.0.0" || url.hostname === "[::]") url.hostname = "localhost";
   return url.origin;
-}
-
-/**
- * A handler that counts the requests with a body (every method but `GET`
- * and `HEAD`) until they are answered: `answered()` resolves when none is
- * left. `GET` and `HEAD` pass through as they are (a ready answer stays
- * without a promise).
- */
-function countBodies(handle: Handler): { fetch: Handler; answered: () => Promise<true> } {
-  let open = 0;
-  let wake: (() => void) | undefined;
-  const done = () => {
-    if (--open === 0) wake?.();
-  };
-  return {
-    fetch(request) {
-      if (request.method === "GET" || request.method === "HEAD") return handle(request);
-      open++;
-      try {
-        const answer = handle(request);
-        if (answer instanceof Response) done();
-        else answer.then(done, done);
-        return answer;
-      } catch (error) {
-        done();
-        throw error;
-      }
-    },
-    answered: () =>
-      open === 0 ? Promise.resolve(true) : new Promise((resolve) => wake = () => resolve(true)),
-  };
 }
 
 /**

@@ -31,11 +31,4 @@ export interface Tuning {
    * pile up far past the budget between its own collections. Default: none.
    */
   readonly collectGarbage?: () => void;
-  /**
-   * The runtime's server shutdown fails the request bodies it is still
-   * receiving (Deno's: the handler's read fails): a stopping server first
-   * lets the requests with a body be answered, then stops accepting.
-   * Default: `false` (the server stops accepting at once, and reads on).
-   */
-  readonly shutdownCutsBodies?: boolean;
 }
