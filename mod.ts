@@ -5,7 +5,8 @@
  * The service is {@link createContentApi}: it loads a content folder (or a
  * snapshot) into an index and returns a `fetch(Request)` handler to hand to
  * `Deno.serve`, `Bun.serve`, srvx, Hono's `mount` or a worker's
- * `export default`. Beside it: loading and validating a configuration,
+ * `export default`; {@link toNodeListener} turns it into a node:http
+ * listener for `http.createServer`, Express and Fastify. Beside it: loading and validating a configuration,
  * building an index from parsed files, parsing a feed query, and reading and
  * writing snapshots for deployments without a file system. Everything else
  * is internal: tests and tools import it by path.
@@ -37,3 +38,10 @@ export type { Item, Tag } from "./src/index/item.ts";
 export type { Filters } from "./src/feed/filter.ts";
 export { parseQuery, type Query } from "./src/routes/query.ts";
 export { readSnapshotFile, type Snapshot, writeSnapshotFile } from "./src/snapshot.ts";
+export {
+  type NodeListener,
+  type NodeListenerOptions,
+  type NodeRequest,
+  type NodeResponse,
+  toNodeListener,
+} from "./src/adapters/node_listener.ts";

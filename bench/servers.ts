@@ -63,7 +63,7 @@ export function startServer(
     let out = "";
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
+      const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
       if (match) resolve({ child, url: match[1], stderr: () => errors });
     });
     child.on("exit", (code) => reject(new Error(`${command.join(" ")} exited ${code}: ${errors}`)));

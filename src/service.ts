@@ -3,6 +3,7 @@ import { loadConfigFile, loadConfigObject } from "./config/load.ts";
 import type { ContentConfig } from "./config/types.ts";
 import { createNameInterner } from "./fields/name_interner.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
+import { createStartingHandler } from "./http/starting.ts";
 import type { Tuning } from "./http/settings.ts";
 import type { Index } from "./index/build.ts";
 import type { Item } from "./index/item.ts";
@@ -183,6 +184,41 @@ export async function createService(
   options: ContentApiOptions = {},
   tuning: Tuning = {},
 ): Promise<Service> {
+  return await (await startService(options, tuning)).ready;
+}
+
+/** A service whose configuration is read and whose first index is being built. */
+export interface StartingService {
+  /**
+   * Answers every request: until the first index is served, `503` (with
+   * `GET /api/health` saying `{"status":"starting"}`), then as the service.
+   */
+  readonly handle: Handler;
+  /** The service, once its first index is served; rejects as {@link createService} does. */
+  readonly ready: Promise<Service>;
+  /** The base URL the config or the options set (`undefined`: each request's origin). */
+  readonly baseUrl: string | undefined;
+}
+
+/**
+ * Starts a service in two steps (SPEC 11): resolves once the configuration
+ * is read and valid (a bad one rejects with a `ConfigError`, before
+ * anything listens), with a handler that a server can listen with at once,
+ * while the first index is built; `ready` resolves with the service when
+ * it is served.
+ *
+ * @example
+ * ```ts
+ * import { startService } from "./service.ts";
+ * const starting = await startService({ config: "content/services.yaml" });
+ * // listen with starting.handle: /api/health says "starting", then "ok"
+ * const { api } = await starting.ready;
+ * ```
+ */
+export async function startService(
+  options: ContentApiOptions = {},
+  tuning: Tuning = {},
+): Promise<StartingService> {
   const logger = options.logger ?? console;
   const now = options.now ?? Date.now;
   let config: ContentConfig | undefined;
@@ -233,6 +269,46 @@ export async function createService(
     }
   }
   const baseUrl = resolveBaseUrl(pipeline.settings.url, options.baseUrl);
+  const settings = {
+    cors: options.cors ?? true,
+    cacheControl: options.cacheControl ?? "public, max-age=60",
+    tuning,
+  };
+  const basePath = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
+  let current: Handler = createStartingHandler(settings, basePath);
+  const ready = serveFirstIndex(options, settings, {
+    config,
+    pipeline,
+    journal,
+    baseUrl,
+    logger,
+    now,
+    logWarning,
+  }).then((service) => {
+    current = service.handle;
+    return service;
+  });
+  return { handle: (request) => current(request), ready, baseUrl };
+}
+
+/** What {@link startService} read before the first build. */
+interface Opened {
+  readonly config: ContentConfig | undefined;
+  readonly pipeline: Pipeline;
+  readonly journal: Journal;
+  readonly baseUrl: string | undefined;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly logWarning: (message: string) => void;
+}
+
+/** Builds the first index and returns the service that answers from it, kept current. */
+async function serveFirstIndex(
+  options: ContentApiOptions,
+  settings: { cors: boolean; cacheControl: string; tuning: Tuning },
+  opened: Opened,
+): Promise<Service> {
+  const { config, pipeline, journal, baseUrl, logger, now, logWarning } = opened;
 
   const log = createWarningLog((line) => logger.warn(line));
   /** What the last load said of the content (the live loop adapts to it). */
@@ -295,9 +371,7 @@ export async function createService(
     index: () => index!,
     journal: () => journalState,
     baseUrl,
-    cors: options.cors ?? true,
-    cacheControl: options.cacheControl ?? "public, max-age=60",
-    tuning,
+    ...settings,
     cacheBytes: options.cacheBytes,
     mcpAnswerBytes: options.mcpAnswerBytes,
     listenHostname: options.listenHostname,

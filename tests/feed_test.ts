@@ -382,7 +382,13 @@ describe("feed meta and base URL (SPEC 2.1, 6)", () => {
         for (const path of ["/docs/intro.json", "/sitemap.xml"]) {
           assert.equal((await s.request(path)).status, 200, path);
         }
-        for (const path of ["/", "/content", "/content/nope", "/elsewhere/x"]) {
+        // The base path itself, and the root a host that strips it sees, are the index of routes.
+        for (const path of ["/", "/content", "/content/"]) {
+          const { status, body } = await s.json(path);
+          assert.equal(status, 200, path);
+          assert.equal(body.routes[1].url, "https://example.com/content/api/content.json", path);
+        }
+        for (const path of ["/content/nope", "/elsewhere/x", "/contentx"]) {
           const outside = await s.request(path);
           assert.ok(outside instanceof Response, `${path} gets a Response`);
           assert.equal(outside.status, 404, path);

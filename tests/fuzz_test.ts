@@ -618,14 +618,19 @@ describe("other methods", () => {
   it("answers 400 seeded random non-GET requests with 405 or 404, never a 5xx", async () => {
     const r = new Random(SEED + 3);
     const methods = ["POST", "PUT", "DELETE", "PATCH", "patch", "PURGE", "PROPFIND", "M-SEARCH"];
-    const fixedRoutes = ["/api/content.json", "/api/openapi.json", "/sitemap.xml"];
+    const fixedRoutes = [
+      "/api/content.json",
+      "/api/openapi.json",
+      "/sitemap.xml",
+      "/api/health",
+      "/",
+    ];
     const paths = [
       ...fixedRoutes,
       "/docs/intro.json",
       "/blog/2026-03-14-hello.json",
       "/docs/nope.json",
       "/nope",
-      "/",
       "/api/",
       "/sitemap.xml.gz",
     ];
@@ -647,7 +652,7 @@ describe("other methods", () => {
       assert.equal(JSON.parse(text).status, response.status, label);
       if (fixedRoutes.includes(base)) assert.equal(response.status, 405, label);
       if (response.status === 405) assert.equal(response.headers.get("allow"), "GET, HEAD");
-      if (["/nope", "/", "/api/", "/sitemap.xml.gz"].includes(base)) {
+      if (["/nope", "/api/", "/sitemap.xml.gz"].includes(base)) {
         assert.equal(response.status, 404, label);
       }
     }

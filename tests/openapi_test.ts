@@ -30,7 +30,9 @@ describe("GET /api/openapi.json", () => {
       assert.deepEqual(result.errors, undefined, JSON.stringify(result.errors));
       assert.equal(result.valid, true);
       assert.deepEqual(Object.keys(body.paths).sort(), [
+        "/",
         "/api/content.json",
+        "/api/health",
         "/api/mcp",
         "/api/openapi.json",
         "/feed.json",
@@ -84,6 +86,8 @@ describe("GET /api/openapi.json", () => {
       check("Problem", (await s.json("/api/content.json?since=zzz.1")).body);
       check("Problem", (await s.json("/api/content.json?limit=0")).body);
       check("Problem", (await s.json("/docs/nope.json")).body);
+      check("Health", (await s.json("/api/health")).body);
+      check("RouteIndex", (await s.json("/")).body);
       // The schemas are strict: an extra field would fail them.
       const validate = ajv.getSchema("doc#/components/schemas/Item")!;
       assert.equal(validate({ ...feed.data[0], extra: 1 }), false);

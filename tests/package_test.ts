@@ -11,6 +11,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { LONG, md, writeSite } from "./helpers.ts";
 import { OWN_RUNTIME, ROOT } from "./server_helpers.ts";
@@ -179,8 +180,10 @@ describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
   it("gives a TypeScript project its types", async () => {
     await writeFile(
       join(project, "typed.ts"),
-      `import { createContentApi, type ContentApi, parseQuery } from "content-feed";
+      `import { createContentApi, type ContentApi, parseQuery, toNodeListener } from "content-feed";
 const api: ContentApi = await createContentApi({ config: "site.yaml" });
+// A node:http listener, typed without Node's own types (this project has none).
+export const listener = toNodeListener(api, { prefix: "/feed" });
 const items: number = api.index.items.length;
 const parsed = parseQuery(new URLSearchParams("limit=2"), api.index);
 export const limit: number | undefined = parsed.filters?.limit;
@@ -359,32 +362,101 @@ export const manifest = await client.manifest();
     });
     assert.equal(check.status, 0, check.stderr);
     assert.match(check.stdout, /^docs\s+docs\s+2\s+2\s+2\s+-$/m);
-    // npx runs the command through a shell and does not pass SIGTERM on: the
-    // whole process group is stopped, as Ctrl-C in a terminal does.
-    const serve = spawn("npx", ["content-feed", "serve", "--port", "0", "--host", "127.0.0.1"], {
+    // npx runs the command through `sh -c`, and passes SIGTERM to that shell
+    // alone, which ends without passing it on: the server sees its shell go
+    // and stops as on SIGTERM. Its own process group: what is left shows there.
+    const serve = startIn(
+      ["npx", "content-feed", "serve", "--port", "0", "--host", "127.0.0.1"],
+      env,
+    );
+    try {
+      const url = await serve.listening;
+      const feed = await (await fetch(`${url}/api/content.json`)).json();
+      assert.equal(feed.meta.count, 2);
+      process.kill(serve.child.pid!, "SIGTERM"); // npx alone, as a process manager does
+      await serve.exited;
+      // The server stops once its shell is gone; its output ends when it does.
+      assert.match(await serve.output, /content-feed stopped \(its npm shell is gone\)/);
+      await untilGone(serve.child.pid!);
+      assert.equal(await refused(url), true, "nothing is left listening");
+    } finally {
+      if (groupAlive(serve.child.pid!)) process.kill(-serve.child.pid!, "SIGKILL");
+    }
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`the installed content-feed command stops on ${signal} and exits 0`, async () => {
+      const command = join(project, "node_modules", ".bin", "content-feed");
+      const serve = startIn([command, "serve", "--port", "0", "--host", "127.0.0.1"], {
+        ...process.env,
+        PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+      });
+      try {
+        const url = await serve.listening;
+        assert.equal((await fetch(`${url}/api/health`)).status, 200);
+        process.kill(serve.child.pid!, signal);
+        assert.equal(await serve.exited, 0);
+        assert.match(await serve.output, new RegExp(`content-feed stopped \\(${signal}\\)`));
+        assert.equal(groupAlive(serve.child.pid!), false, "the command started nothing else");
+        assert.equal(await refused(url), true);
+      } finally {
+        if (groupAlive(serve.child.pid!)) process.kill(-serve.child.pid!, "SIGKILL");
+      }
+    });
+  }
+
+  /** Starts a command in the project, in a process group of its own, serving the test site. */
+  function startIn(command: string[], env: NodeJS.ProcessEnv) {
+    const child = spawn(command[0], command.slice(1), {
       cwd: project,
       env: { ...env, CONTENT_CONFIG: join(site, "services.yaml") },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        serve.stdout!.on("data", (chunk) => {
-          out += chunk;
-          const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
-          if (match) resolve(match[1]);
-        });
-        serve.on("exit", (code) => reject(new Error(`npx content-feed serve exited ${code}`)));
+    let out = "";
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // Every holder of the pipe (the server too) has closed it.
+    const output = new Promise<string>((resolve) => child.stdout!.on("end", () => resolve(out)));
+    child.stderr!.resume();
+    const listening = new Promise<string>((resolve, reject) => {
+      child.stdout!.on("data", (chunk) => {
+        out += chunk;
+        const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
+        if (match) resolve(match[1]);
       });
-      const feed = await (await fetch(`${url}/api/content.json`)).json();
-      assert.equal(feed.meta.count, 2);
-    } finally {
-      const exited = new Promise((resolve) => serve.on("exit", resolve));
-      process.kill(-serve.pid!, "SIGTERM");
-      await exited;
-      serve.stdout!.destroy();
-      serve.stderr!.destroy();
-    }
-  });
+      exited.then((code) => reject(new Error(`${command.join(" ")} exited ${code}: ${out}`)));
+    });
+    return { child, exited, output, listening };
+  }
 });
+
+/** Whether any process of a process group is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until no process of a group is left, asking at most 400 times. */
+async function untilGone(pgid: number): Promise<void> {
+  for (let i = 0; i < 400 && groupAlive(pgid); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.equal(groupAlive(pgid), false, "a process of the group is still running");
+}
+
+/** Whether a new connection to `origin` is refused. */
+function refused(origin: string): Promise<boolean> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.on("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on("error", () => resolve(true));
+  });
+}

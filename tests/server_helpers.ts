@@ -63,7 +63,7 @@ export function startServer(
     const timer = setTimeout(() => reject(new Error(`${command[0]} did not start: ${out}`)), 30000);
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/[^ ]+?)\/? /.exec(out);
+      const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve({

@@ -2,7 +2,8 @@ import process from "node:process";
 import { serve } from "srvx";
 import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
-import { createService, type Service } from "../service.ts";
+import { gracefulStop } from "../adapters/stop.ts";
+import { type Service, type StartingService, startService } from "../service.ts";
 import { warningLines } from "../log.ts";
 import type { LoadWork } from "../source/load_work.ts";
 
@@ -34,7 +35,10 @@ export interface ServeOptions {
 export interface RunningServer {
   readonly url: string;
   readonly service: Service;
-  /** Stops watching and listening. */
+  /**
+   * Stops accepting, lets the requests in flight finish (at most
+   * {@link SHUTDOWN_GRACE_MS}), then stops watching and closes the journal.
+   */
   close(): Promise<void>;
 }
 
@@ -45,10 +49,22 @@ export function oneLine(error: unknown): string {
   return text.replace(/\x1b\[[0-9;]*m/g, "").split("\n")[0].trim();
 }
 
+/** How long requests in flight may take to finish once a signal asks the server to stop, in ms. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** How often a server started by npm checks that its parent is still there, in ms. */
+const PARENT_CHECK_MS = 500;
+
 /**
- * Loads the content, listens, prints the start-up line (the URL and each
- * plugin's items) and then the warnings, and keeps the index current
- * (SPEC 10, 11); SIGINT and SIGTERM close it and exit 0. Responses are
+ * Reads the config, listens, and loads the content while `/api/health`
+ * answers `503` `{"status":"starting"}` (every other route a `503`
+ * problem); then prints the start-up line (a URL that answers, and each
+ * plugin's items) and the warnings, and keeps the index current (SPEC 10,
+ * 11). SIGINT and SIGTERM stop it: it stops accepting, lets the requests in
+ * flight finish (at most {@link SHUTDOWN_GRACE_MS}), closes the journal
+ * (writing the derivation cache) and exits 0. Started by npm (`npx
+ * content-feed serve`, a package.json script), whose shell does not pass a
+ * signal on, it stops the same way when that shell is gone. Responses are
  * built the runtime's best way (`src/adapters/`), served by srvx.
  *
  * @throws {StartupError} a bad config (exit 2), a port in use or any other failure (exit 1)
@@ -69,9 +85,9 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     warn: (message: string) => started ? console.error(message) : held.push(message),
     error: (message: string) => console.error(message),
   };
-  let service: Service;
+  let starting: StartingService;
   try {
-    service = await createService({
+    starting = await startService({
       logger,
       config: options.config,
       baseUrl: options.baseUrl,
@@ -83,39 +99,88 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     if (error instanceof ConfigError) throw new StartupError(error.message, 2);
     throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
+  const stopping = gracefulStop(currentRuntime(), starting.handle);
   let server: ReturnType<typeof serve>;
   try {
     server = serve({
-      fetch: service.handle, // a ready answer without a promise
+      fetch: stopping.fetch, // a ready answer without a promise
       port,
       hostname,
       silent: true,
-      gracefulShutdown: false, // our own handlers below close the server and exit 0
+      gracefulShutdown: false, // our own handlers below stop the server and exit 0
       bun: { development: false },
     });
     await server.ready();
   } catch (error) {
-    service.api.close();
+    // The first build goes on: its journal is let go once it ends.
+    starting.ready.then((service) => service.api.close(), () => {});
     const code = (error as { code?: string }).code ?? (error as Error)?.name;
     const cause = code === "EADDRINUSE" || code === "AddrInUse" || /in use/i.test(oneLine(error))
       ? "the port is already in use"
       : oneLine(error);
     throw new StartupError(`cannot listen on ${hostname}:${port}: ${cause}`, 1);
   }
-  const close = async () => {
-    service.api.close();
-    await server.close();
+  const origin = reachableOrigin(server.url!);
+  const basePath = starting.baseUrl ? new URL(starting.baseUrl).pathname.replace(/\/+$/, "") : "";
+  console.log(
+    `content-feed starting: loading the content; ${origin}${basePath}/api/health answers "starting" until it is served`,
+  );
+  let service: Service | undefined;
+  let closing: Promise<void> | undefined;
+  let closeFailed: string | undefined;
+  /** Stops accepting, lets the requests in flight finish (bounded), closes the journal. */
+  const close = (): Promise<void> =>
+    closing ??= (async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finished = await Promise.race([
+        stopping.stop(server).then(() => true, () => true),
+        new Promise<false>((resolve) =>
+          timer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS)
+        ),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        console.error(
+          `content-feed: requests still in flight after ${SHUTDOWN_GRACE_MS / 1000} s were cut`,
+        );
+        server.close(true).catch(() => {});
+      }
+      // The journal is written as each index is swapped in: closing it lets the file go,
+      // and writes what the derivation cache has not yet kept.
+      try {
+        service?.api.close();
+      } catch (error) {
+        closeFailed = oneLine(error);
+      }
+    })();
+  const stop = async (why: string) => {
+    if (closing) return; // a second signal while stopping changes nothing: the wait is bounded
+    console.log(`content-feed stopping (${why}): finishing the requests in flight`);
+    await close();
+    if (closeFailed !== undefined) {
+      console.error(`content-feed: closing the state folder failed: ${closeFailed}`);
+      process.exit(1);
+    }
+    console.log(`content-feed stopped (${why})`);
+    process.exit(0);
   };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, async () => {
-      await close();
-      process.exit(0);
-    });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(signal));
+  watchParent(() => stop("its npm shell is gone"));
+  try {
+    service = await starting.ready;
+  } catch (error) {
+    // A signal came first: the process exits 0 once the server is closed.
+    if (closing) return await new Promise<never>(() => {});
+    await server.close(true).catch(() => {});
+    if (error instanceof ConfigError) throw new StartupError(error.message, 2);
+    throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
+  if (closing) return { url: server.url!, service, close };
   const counts =
     service.api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
     "no content plugins enabled";
-  console.log(`content-feed listening on ${server.url} · ${counts}`);
+  const first = service.api.index.settings.api ? "/api/content.json" : "/";
+  console.log(`content-feed listening on ${origin}${basePath}${first} · ${counts}`);
   console.log(loadLine(service.api.lastLoad));
   started = true;
   // A plugin folder that is not there (a typo in `path`): said, not fatal; made later, it is served.
@@ -125,7 +190,45 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
 }
 
 /**
- * The start-up's second line: what loading the content did (SPEC 17), in
+ * The origin a client on this machine can open for a server's address:
+ * `localhost` for the wildcard addresses (`0.0.0.0`, `::`), which no client
+ * can connect to by name.
+ *
+ * @example
+ * ```ts
+ * import { reachableOrigin } from "./serve.ts";
+ * reachableOrigin("http://0.0.0.0:8000/"); // "http://localhost:8000"
+ * reachableOrigin("http://127.0.0.1:8000/"); // "http://127.0.0.1:8000"
+ * ```
+ */
+export function reachableOrigin(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === "0.0.0.0" || url.hostname === "[::]") url.hostname = "localhost";
+  return url.origin;
+}
+
+/**
+ * Under npm (`npx content-feed serve`, `npm run`, `npm exec`: npm sets
+ * `npm_lifecycle_event`), the command runs in `sh -c`, and npm passes
+ * SIGTERM and SIGINT to that shell, which ends without passing them on:
+ * the server would be left running with no parent. So a server started by
+ * npm checks twice a second that its parent is the one it started with, and
+ * stops as on SIGTERM when it is not.
+ */
+function watchParent(stop: () => void): void {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, PARENT_CHECK_MS);
+  (timer as { unref?: () => void }).unref?.();
+}
+
+/**
+ * The start-up line after the one with the URL: what loading the content did (SPEC 17), in
  * counts a reader can compare between starts.
  *
  * @example

@@ -33,6 +33,11 @@ export interface AnswerContext {
   readonly journal: JournalState;
   /** The base URL links are rendered with. */
   readonly base: string;
+  /**
+   * A request a host mounted under a path (`http/mount.ts`): its URL alone
+   * does not name its answer, so it is not remembered for {@link AnswerStore.ready}.
+   */
+  readonly mounted?: boolean;
 }
 
 /** What the store reads files with, for the plans that need them. */
@@ -201,7 +206,7 @@ export function createAnswerStore(
       const slot = usable ? lookup(full) : undefined;
       // An encoding may have been made: the kept answer holds more bytes now.
       if (slot && slot.made === rep && full !== own?.key) cache.resize(full, slot, rep.held());
-      if (usable && request.url.length <= MAX_URL) {
+      if (usable && !c.mounted && request.url.length <= MAX_URL) {
         // One alias per answer however many cache-busters ask for it: they never fill the map.
         const url = urlWithoutIgnoredParameters(request.url);
         if (urls.size >= URL_ALIASES && !urls.has(url)) urls.delete(urls.keys().next().value!);

@@ -15,6 +15,7 @@ import { type AnswerContext, createAnswerStore, MAX_URL } from "./answer_store.t
 import { sendPreflight } from "./cors.ts";
 import { hostProblem } from "./host.ts";
 import { createMcpAnswerer } from "./mcp.ts";
+import { mountOf } from "./mount.ts";
 import { problemBody, sendProblem } from "./problem.ts";
 import type { HttpSettings } from "./settings.ts";
 
@@ -197,20 +198,28 @@ export function createHandler(options: HandlerOptions): Handler {
       const bad = hostProblem(request);
       if (bad) return problem(request, 400, bad);
       const url = new URL(request.url);
+      // Mounted by a host under a path of its own (toNodeListener under Express): the
+      // URL is the public one; what follows the mount path is routed, and links go under it.
+      let mount = mountOf(request);
+      let pathname = url.pathname;
+      if (mount && (pathname === mount || pathname.startsWith(`${mount}/`))) {
+        pathname = pathname.slice(mount.length) || "/";
+      } else mount = "";
       const routed: RouteContext = {
         method: request.method,
-        url: request.url,
+        url: mount ? `${url.origin}${pathname}${url.search}` : request.url,
         request,
         index,
         journal,
-        base: options.baseUrl ?? url.origin,
+        base: options.baseUrl ?? `${url.origin}${mount}`,
+        mounted: mount !== "",
         params: {},
       };
-      if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+      if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
         // Mounted by a host that strips the prefix (Hono's app.mount): route as if it were there.
         return await answerRouted({
           ...routed,
-          url: `${url.origin}${basePath}${url.pathname}${url.search}`,
+          url: `${url.origin}${basePath}${pathname}${url.search}`,
         });
       }
       return await answerRouted(routed);
@@ -232,7 +241,8 @@ export function createHandler(options: HandlerOptions): Handler {
     const journal = options.journal();
     store.follow(index);
     const method = request.method;
-    if (method === "GET" || method === "HEAD") {
+    // A mounted request's URL alone does not name its answer: it is routed.
+    if ((method === "GET" || method === "HEAD") && mountOf(request) === "") {
       const ready = store.ready(request, index);
       if (ready) return ready;
     }

@@ -90,6 +90,21 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
     content: { [type]: { schema: { type: "string" } } },
   });
   const operations: Record<RouteName, unknown> = {
+    home: {
+      get: {
+        operationId: "getIndex",
+        summary: "This index: the enabled routes, each with its URL, methods and summary",
+        responses: {
+          "200": {
+            description: "The routes the configuration enables",
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/RouteIndex" } },
+            },
+          },
+          "304": { description: "Not modified" },
+        },
+      },
+    },
     feed: {
       get: {
         operationId: "getContent",
@@ -159,6 +174,35 @@ export function openApiDocument(index: Index, base: string): Record<string, unkn
           "200": {
             description: "OpenAPI 3.1",
             content: { "application/json": { schema: { type: "object" } } },
+          },
+        },
+      },
+    },
+    health: {
+      get: {
+        operationId: "getHealth",
+        summary: "Whether the server answers from an index: its item counts, build time and " +
+          "cursor (never cached)",
+        responses: {
+          "200": {
+            description: "Serving: status ok",
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/Health" } },
+            },
+          },
+          "503": {
+            description: "Starting: the first index is being built (Retry-After says when to ask " +
+              "again); every other route answers a 503 problem meanwhile",
+            headers: { "Retry-After": { schema: { type: "string" } } },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["status"],
+                  properties: { status: { const: "starting" } },
+                },
+              },
+            },
           },
         },
       },

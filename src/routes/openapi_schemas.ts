@@ -45,15 +45,16 @@ function itemSchemas(vocabulary: Vocabulary) {
 
 /**
  * The document's `components.schemas`: the feed, a section, the item and
- * its form, an author, a tag, a problem. `type` and `category` list the
- * vocabulary's values (an index is one).
+ * its form, an author, a tag, a problem, the health answer and the index of
+ * routes (`GET /`). `type` and `category` list the vocabulary's values (an
+ * index is one).
  *
  * @example
  * ```ts
  * import { componentSchemas } from "./openapi_schemas.ts";
  * declare const index: import("../index/build.ts").Index;
  * Object.keys(componentSchemas(index));
- * // ["Feed", "Section", "Item", "ItemDetail", "Author", "Tag", "Problem"]
+ * // ["Feed", "Section", "Item", "ItemDetail", "Author", "Tag", "Problem", "Health", "RouteIndex"]
  * ```
  */
 export function componentSchemas(vocabulary: Vocabulary): Record<string, unknown> {
@@ -129,6 +130,42 @@ export function componentSchemas(vocabulary: Vocabulary): Record<string, unknown
         title: { type: "string" },
         status: { type: "integer" },
         detail: { type: "string" },
+      },
+    },
+    Health: {
+      type: "object",
+      additionalProperties: false,
+      required: ["status", "items", "feed", "built", "cursor"],
+      properties: {
+        status: { const: "ok" },
+        items: { type: "integer", minimum: 0, description: "items the index serves" },
+        feed: { type: "integer", minimum: 0, description: "of those, the items in the feed" },
+        built: { type: "string", format: "date-time", description: "the index's build time" },
+        cursor: { type: "string", description: "the feed's meta.cursor as of that index" },
+      },
+    },
+    RouteIndex: {
+      type: "object",
+      additionalProperties: false,
+      required: ["title", "openapi", "routes"],
+      properties: {
+        title: { type: "string" },
+        description: { type: "string" },
+        openapi: { type: "string", format: "uri", description: "this document" },
+        routes: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["path", "url", "methods", "summary"],
+            properties: {
+              path: { type: "string" },
+              url: { type: "string", description: "a template where the path has parameters" },
+              methods: { type: "array", items: { type: "string" } },
+              summary: { type: "string" },
+            },
+          },
+        },
       },
     },
   };

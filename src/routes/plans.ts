@@ -1,5 +1,7 @@
 import { answer, type Plan, TYPES } from "../feed/plan.ts";
 import { feedPlan } from "./feed.ts";
+import { healthPlan } from "./health.ts";
+import { homePlan } from "./home.ts";
 import type { RouteInput } from "./input.ts";
 import { itemPlan, markdownPlan } from "./item.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -36,8 +38,10 @@ export function openApiPlan(r: RouteInput): Plan {
  * ```
  */
 export const PLANNERS: Readonly<Record<Exclude<RouteName, "mcp">, Planner>> = {
+  home: homePlan,
   feed: feedPlan,
   openapi: openApiPlan,
+  health: healthPlan,
   sitemap: sitemapPlan,
   llms: llmsPlan,
   llmsFull: llmsFullPlan,

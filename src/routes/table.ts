@@ -2,8 +2,10 @@ import type { IndexSettings } from "../index/build.ts";
 
 /** The routes of the service, by name. */
 export type RouteName =
+  | "home"
   | "feed"
   | "openapi"
+  | "health"
   | "sitemap"
   | "llms"
   | "llmsFull"
@@ -34,6 +36,12 @@ export interface Route {
  */
 export const ROUTES: readonly Route[] = [
   {
+    name: "home",
+    pattern: "/",
+    openapiPath: "/",
+    enabled: () => true,
+  },
+  {
     name: "feed",
     pattern: "/api/content.json",
     openapiPath: "/api/content.json",
@@ -43,6 +51,12 @@ export const ROUTES: readonly Route[] = [
     name: "openapi",
     pattern: "/api/openapi.json",
     openapiPath: "/api/openapi.json",
+    enabled: () => true,
+  },
+  {
+    name: "health",
+    pattern: "/api/health",
+    openapiPath: "/api/health",
     enabled: () => true,
   },
   {
@@ -123,7 +137,10 @@ export function allowedMethods(pathname: string, basePath: string): string {
 export function routedPath(basePath: string): (pathname: string) => boolean {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const patterns = ROUTES.map((route) =>
-    escape(route.pattern).replace(/:[a-z]+\\\+/g, ".+").replace(/:[a-z]+/g, "[^/]+")
+    // The index answers at the base path with or without its slash, as the router matches it.
+    route.pattern === "/"
+      ? "/?"
+      : escape(route.pattern).replace(/:[a-z]+\\\+/g, ".+").replace(/:[a-z]+/g, "[^/]+")
   );
   const regex = new RegExp(`^${escape(basePath)}(?:${patterns.join("|")})$`);
   return (pathname) => regex.test(pathname);
