@@ -107,6 +107,8 @@ function expectFor(params: URLSearchParams): Expectation {
   const unsure = new Set<string>();
   const seen = new Map<string, string>();
   for (const [key, value] of params) {
+    // SPEC 6.1 as implemented: `utm_…` and `_…` (cache-busters) are read by no route, never a 400.
+    if (key.startsWith("_") || key.startsWith("utm_")) continue;
     if (!KNOWN.includes(key) || seen.has(key)) bad.add(key);
     if (!seen.has(key)) seen.set(key, value);
   }
