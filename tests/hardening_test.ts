@@ -483,6 +483,13 @@ describe("deep nesting (SPEC 10: listing is linear)", () => {
       assert.equal(api.index.items.length, 1900);
       assert.deepEqual(log.warnings(), []);
     } finally {
+      // Deepest first: Bun 1.4's recursive rm takes about 28 s on this tree (the load, 3 s).
+      const folders = [join(root, "docs")];
+      for (let depth = 1; depth <= 1900; depth++) folders.push(join(folders.at(-1)!, "a"));
+      for (const folder of folders.reverse()) {
+        await rm(join(folder, "a.md"), { force: true });
+        await rm(folder, { recursive: true, force: true });
+      }
       await removeSite(root);
     }
   });
