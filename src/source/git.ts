@@ -352,9 +352,14 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         if (had) rebuild();
         return { changed: had ? "all" : new Set() };
       }
+      // Taken once, before HEAD is read, and kept as the stamp of what this refresh reads: a
+      // commit or checkout made meanwhile shows as a stamp changed since, at the next refresh.
+      // (A second read of the stamp, after deciding on the first, could keep a new stamp with
+      // the old HEAD, and a checkout would never be seen.) Unknown on the first refresh, which
+      // finds the git folder: the next one reads HEAD.
+      const stamp = await stampNow();
       // A watcher's paths, while HEAD stays where it was: only whether those changed in the work tree.
-      const still = history !== undefined && headStamp !== undefined &&
-        (await stampNow()) === headStamp;
+      const still = history !== undefined && headStamp !== undefined && stamp === headStamp;
       if (named && still) {
         if (named.length === 0) return { changed: new Set() };
         const prefix = history!.prefix;
@@ -373,11 +378,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         update(changed);
         return { changed };
       }
-      // Taken before HEAD is read: a commit made meanwhile shows as a stamp changed since.
-      // (Unknown on the first refresh, which finds the git folder: the next one reads HEAD.)
-      // While it stays the same, so do HEAD and the history: a listing asks only what
+      // While the stamp stays the same, so do HEAD and the history: a listing asks only what
       // changed in the work tree.
-      const stamp = await stampNow();
       const at = still
         ? { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow }
         : await head();
