@@ -402,7 +402,10 @@ describe("the server listens before its first index", () => {
     release = join(hold, "release");
     await writeFile(
       join(hold, "git"),
-      `#!/bin/sh\nwhile [ ! -e "${release}" ]; do sleep 0.02; done\nexec "${REAL_GIT}" "$@"\n`,
+      // Waits while the folder is there: once `after` removes it, no git is left waiting
+      // (a loop that waited on the release file alone outlived a run whose release came and
+      // went, forking `sleep` 50 times a second for good).
+      `#!/bin/sh\nwhile [ ! -e "${release}" ] && [ -d "${hold}" ]; do sleep 0.02; done\nexec "${REAL_GIT}" "$@"\n`,
     );
     await chmod(join(hold, "git"), 0o755);
   });
