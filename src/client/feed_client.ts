@@ -144,13 +144,7 @@ export class FeedClient {
     let url = this.#feedUrl(query, cursor);
     for (;;) {
       asked.add(cursor);
-      const { response, body } = await getJson(
-        this.#fetch,
-        url,
-        this.#headers,
-        this.#retry,
-        signal,
-      );
+      const { response, body } = await this.#get(url, signal);
       if (response.status === 410) {
         const detail = (body as { detail?: string } | undefined)?.detail;
         if (cursor === "0" || ++resets > MAX_RESETS) {
@@ -222,13 +216,7 @@ export class FeedClient {
     if (include !== undefined) {
       url.searchParams.set("include", typeof include === "string" ? include : include.join(","));
     }
-    const { response, body } = await getJson(
-      this.#fetch,
-      url,
-      this.#headers,
-      this.#retry,
-      options.signal,
-    );
+    const { response, body } = await this.#get(url, options.signal);
     if (response.status === 404) return undefined;
     if (!response.ok) throw failed(url, response, body);
     return body as T;
@@ -256,13 +244,7 @@ export class FeedClient {
       if (value !== undefined) query.set(key, value);
     }
     const url = this.#endpoint(query);
-    const { response, body } = await getJson(
-      this.#fetch,
-      url,
-      this.#headers,
-      this.#retry,
-      options.signal,
-    );
+    const { response, body } = await this.#get(url, options.signal);
     if (!response.ok) throw failed(url, response, body);
     const feed = body as {
       meta?: { cursor?: string; generated?: string };
@@ -276,6 +258,11 @@ export class FeedClient {
       generated: feed.meta.generated ?? "",
       items: feed.data,
     };
+  }
+
+  /** One GET of `url` with the client's headers and retries. */
+  #get(url: URL, signal?: AbortSignal): ReturnType<typeof getJson> {
+    return getJson(this.#fetch, url, this.#headers, this.#retry, signal);
   }
 
   /** `/api/content.json` under the base, with `query`. */

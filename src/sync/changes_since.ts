@@ -1,7 +1,7 @@
 // Answering a cursor from the change journal (SPEC 12): whether the journal
 // can answer it (`410 Gone` when not), and the changes after it, a page at
 // a time. Pure: reads a journal state, never changes it.
-import { entriesBySeq } from "../util/by_seq.ts";
+import { entriesBySeq, firstAfter } from "../util/by_seq.ts";
 import type { JournalEntry, JournalState } from "./state.ts";
 
 /** What a `since` answer is narrowed to (SPEC 12: `type`, `category`, and a variant's `lang` and `version`). */
@@ -83,13 +83,7 @@ export function changesSince(
   // Entries in order of their last change, sorted once per journal state.
   const list = entriesBySeq(state.entries);
   // Only ids whose last change is after the cursor can be news: binary search for the first.
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (list[mid][1].seq <= after) low = mid + 1;
-    else high = mid;
-  }
+  const low = firstAfter(list, after);
   const matches: Change[] = [];
   for (let i = low; i < list.length; i++) {
     const [id, entry] = list[i];

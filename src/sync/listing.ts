@@ -2,7 +2,7 @@
 // head when the listing began, each id once and no deletion, a page at a
 // time; the cursor carries that head and the position reached, so the
 // server keeps nothing per client. Pure: reads a journal state.
-import { entriesBySeq } from "../util/by_seq.ts";
+import { entriesBySeq, firstAfter } from "../util/by_seq.ts";
 import { passes, type SinceFilter } from "./changes_since.ts";
 import type { JournalState } from "./state.ts";
 
@@ -49,13 +49,7 @@ export function listingPage(
   limit?: number,
 ): ListingPage {
   const list = entriesBySeq(state.entries);
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (list[mid][1].seq <= after) low = mid + 1;
-    else high = mid;
-  }
+  const low = firstAfter(list, after);
   const ids: string[] = [];
   let total = 0;
   let last = after;

@@ -29,3 +29,29 @@ export function entriesBySeq<K, V extends { readonly seq: number }>(
   }
   return list;
 }
+
+/**
+ * The index of the first entry of `list` (in ascending `seq`, as
+ * {@link entriesBySeq} gives it) whose `seq` is above `after`, by binary
+ * search: where the news after a cursor begins.
+ *
+ * @example
+ * ```ts
+ * import { entriesBySeq, firstAfter } from "./by_seq.ts";
+ * const list = entriesBySeq(new Map([["a", { seq: 1 }], ["b", { seq: 3 }]]));
+ * firstAfter(list, 2); // 1
+ * ```
+ */
+export function firstAfter(
+  list: readonly (readonly [unknown, { readonly seq: number }])[],
+  after: number,
+): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (list[mid][1].seq <= after) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
