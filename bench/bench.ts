@@ -4,9 +4,11 @@
 // load generator (wrk when installed, else autocannon in this Node process)
 // targets 127.0.0.1 only.
 // Usage: deno task bench [--runtime deno|bun|node] [--sizes 1000,10000,100000] [--seconds 5] [--repeats 3]
-//        [--only cold|start|build] [--compare <git ref>] [--markup 0.5]
+//        [--only cold|start|build|serve] [--compare <git ref>] [--markup 0.5]
 // --only cold: the cold-start rows only (the static build's row among them).
 // --only build: the static build's row only (bench/build.ts, issue 28).
+// --only serve: the throughput rows of the feed, a filtered page and a 304
+// (sections 2–4, against the fixed-bytes and the bare servers) only.
 // --only start: section 9 only (issue 27): on a site that is a git
 // repository of one commit per file, first starts (git dates on, and
 // `git: false`), restarts with nothing changed
@@ -53,10 +55,14 @@ const sizes = (args.get("sizes") ?? "1000,10000,100000").split(",").map(Number);
 const seconds = Number(args.get("seconds") ?? 5);
 const repeats = Number(args.get("repeats") ?? 3);
 const only = args.get("only");
-if (only !== undefined && only !== "cold" && only !== "start" && only !== "build") {
-  throw new Error(`--only ${only}: use cold, start or build`);
+if (
+  only !== undefined && only !== "cold" && only !== "start" && only !== "build" &&
+  only !== "serve"
+) {
+  throw new Error(`--only ${only}: use cold, start, build or serve`);
 }
 const coldOnly = only === "cold";
+const serveOnly = only === "serve";
 const markupShare = Number(args.get("markup") ?? 0.5);
 const compareRef = args.get("compare");
 const command = (script: string, ...rest: string[]) => runtimeCommand(runtime, script, ...rest);
@@ -108,7 +114,9 @@ async function load(
     return { rps: result.requests.average, requests: result.requests.total };
   }
   if (wrk) {
-    const args = ["-t1", `-c${connections}`, `-d${duration}s`];
+    // wrk's own timeout is 2 s: 16 connections each asking for a 7 MB feed of a server that
+    // writes them in turn (the bare one) wait longer than that, and are not failures.
+    const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "20s"];
     for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
     const out = spawnSync("wrk", [...args, url], { encoding: "utf8" }).stdout;
     if (/Socket errors|Non-2xx or 3xx/.test(out)) {
@@ -201,7 +209,7 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 for (const size of sizes) {
   // 9. Starts and changes on a git site of one commit per file (issue 27): bench/starts.ts.
-  if (!coldOnly && only !== "build") {
+  if (!coldOnly && only !== "build" && !serveOnly) {
     if (hasGit) {
       await startRows({
         size,
@@ -240,157 +248,158 @@ for (const size of sizes) {
     const config = join(site, "services.yaml");
     const env = { CONTENT_CONFIG: config };
 
-    // 1. Cold start: process start to the first full feed response, against the I/O floor.
-    // Each is a first start: the journal's state folder is removed before it.
     const floor: number[] = [];
-    /** One side's starts: this tree's, or the commit compared with. */
-    const startsOf = () => ({
-      cold: [] as number[],
-      cpu: [] as number[],
-      peak: [] as number[],
-      restarted: [] as number[],
-    });
-    const now = startsOf();
-    const before = startsOf();
-    const state = join(site, ".content-feed");
-    // The commit compared with may not know the outputs added since (mcp): its
-    // config leaves them out then, the content and its state folder are the same.
-    const compareConfig = join(site, "services-compare.yaml");
-    await writeFile(compareConfig, compareKnowsMcp ? CONFIG : CONFIG.replace(", mcp: ~", ""));
-    // A start's time, and with `cpu` the CPU time the server used (all its threads) to its
-    // first response, which depends less than time on what else the machine does.
-    const coldStart = async (
-      config: string,
-      { cwd, peak, cpu }: { cwd?: string; peak?: number[]; cpu?: number[] } = {},
-    ) => {
-      const t0 = performance.now();
-      const server = await start(command("main.ts"), { CONTENT_CONFIG: config }, cwd);
-      await (await fetch(`${server.url}/api/content.json`)).arrayBuffer();
-      const ms = performance.now() - t0;
-      cpu?.push(await cpuTicks(server.child.pid!));
-      peak?.push(await peakRss(server.child.pid!));
-      await stop(server);
-      return ms;
-    };
-    // What a restart after offline edits meets: 100 files changed since the journal's last record.
-    let edits = 0;
-    const editOffline = async () => {
-      edits++;
-      for (const path of paths.slice(0, 100)) {
-        await appendFile(join(site, path), `\nEdited offline, round ${edits}.\n`);
-      }
-    };
-    // With --compare, rounds alternate which side starts first; each side's
-    // restart meets the journal its own first start wrote.
-    const sides = [
-      { starts: now, config, cwd: undefined as string | undefined },
-      ...(compareTree ? [{ starts: before, config: compareConfig, cwd: compareTree }] : []),
-    ];
-    for (let i = 0; i < repeats; i++) {
-      floor.push((await runProcess(command("bench/floor.ts", site))).ms);
-      for (const { starts, config, cwd } of i % 2 === 0 ? sides : [...sides].reverse()) {
-        await rm(state, { recursive: true, force: true });
-        starts.cold.push(await coldStart(config, { cwd, peak: starts.peak, cpu: starts.cpu }));
-        if (compareTree) {
-          // The journal of the start above is there; the edits make 100 changes for it to record.
-          await editOffline();
-          starts.restarted.push(await coldStart(config, { cwd }));
-        }
-      }
-    }
-    await rm(state, { recursive: true, force: true });
-    row(
-      size,
-      "cold start ÷ I/O floor (read + SHA-256 every file)",
-      fmt(median(now.cold) / median(floor)),
-      "≤ 2.5",
-    );
-    if (compareTree) {
-      row(
-        size,
-        `cold start ÷ the same at ${compareRef}`,
-        fmt(median(now.cold) / median(before.cold)),
-        "",
-        fmt(median(now.cpu) / median(before.cpu)),
-      );
-      row(
-        size,
-        `restart after 100 offline changes ÷ the same at ${compareRef}`,
-        fmt(median(now.restarted) / median(before.restarted)),
-        "≤ 1.1",
-      );
-      row(
-        size,
-        `peak memory after start, KB per item more than at ${compareRef}`,
-        fmt((median(now.peak) - median(before.peak)) / size / 1024, 2),
-        "≤ 1",
-      );
-    }
-    // 1b. Git dates (SPEC 4): the same site committed to a repository, cold
-    // starts with git dates against `git: false`, interleaved.
-    if (hasGit) {
-      const git = (...args: string[]) =>
-        spawnSync("git", ["-C", site, ...args], { env: GIT_ENV, stdio: "ignore" });
-      git("init", "-q");
-      git("add", ".");
-      git("commit", "-qm", "site");
-      const noGit = join(site, "services-no-git.yaml");
-      await writeFile(noGit, CONFIG.replace("  service.content.config:\n", "$&    git: false\n"));
-      const withDates: number[] = [];
-      const without: number[] = [];
-      for (let i = 0; i < repeats; i++) {
-        withDates.push(await coldStart(config));
-        without.push(await coldStart(noGit));
-      }
-      row(
-        size,
-        `cold start with git dates ÷ without (${size} committed files)`,
-        fmt(median(withDates) / median(without)),
-        "≤ 1.3",
-      );
-      await rm(join(site, ".git"), { recursive: true, force: true });
-      await rm(noGit);
-    }
-    // 1c. Fidelity to the site generator (SPEC 16.3): the same number of files
-    // as a Docusaurus site of 3 versions × 2 locales of the same pages, against
-    // the same files (same bytes) laid out as a plain site, interleaved, each a
-    // first start. The ratio is what the generator's rules and the variants cost.
-    const variantSites = await mkdtemp(join(tmpdir(), `content-feed-bench-variants-${size}-`));
-    try {
-      const plainSite = join(variantSites, "plain");
-      const docusaurusSite = join(variantSites, "docusaurus");
-      await generateVariantSites(plainSite, docusaurusSite, size, 42, markupShare);
-      const asDocusaurus = { ms: [] as number[], cpu: [] as number[] };
-      const asPlain = { ms: [] as number[], cpu: [] as number[] };
-      const firstStart = async (folder: string, into: typeof asPlain) => {
-        await rm(join(folder, ".content-feed"), { recursive: true, force: true });
-        into.ms.push(await coldStart(join(folder, "services.yaml"), { cpu: into.cpu }));
+    if (!serveOnly) {
+      // 1. Cold start: process start to the first full feed response, against the I/O floor.
+      // Each is a first start: the journal's state folder is removed before it.
+      /** One side's starts: this tree's, or the commit compared with. */
+      const startsOf = () => ({
+        cold: [] as number[],
+        cpu: [] as number[],
+        peak: [] as number[],
+        restarted: [] as number[],
+      });
+      const now = startsOf();
+      const before = startsOf();
+      const state = join(site, ".content-feed");
+      // The commit compared with may not know the outputs added since (mcp): its
+      // config leaves them out then, the content and its state folder are the same.
+      const compareConfig = join(site, "services-compare.yaml");
+      await writeFile(compareConfig, compareKnowsMcp ? CONFIG : CONFIG.replace(", mcp: ~", ""));
+      // A start's time, and with `cpu` the CPU time the server used (all its threads) to its
+      // first response, which depends less than time on what else the machine does.
+      const coldStart = async (
+        config: string,
+        { cwd, peak, cpu }: { cwd?: string; peak?: number[]; cpu?: number[] } = {},
+      ) => {
+        const t0 = performance.now();
+        const server = await start(command("main.ts"), { CONTENT_CONFIG: config }, cwd);
+        await (await fetch(`${server.url}/api/content.json`)).arrayBuffer();
+        const ms = performance.now() - t0;
+        cpu?.push(await cpuTicks(server.child.pid!));
+        peak?.push(await peakRss(server.child.pid!));
+        await stop(server);
+        return ms;
       };
+      // What a restart after offline edits meets: 100 files changed since the journal's last record.
+      let edits = 0;
+      const editOffline = async () => {
+        edits++;
+        for (const path of paths.slice(0, 100)) {
+          await appendFile(join(site, path), `\nEdited offline, round ${edits}.\n`);
+        }
+      };
+      // With --compare, rounds alternate which side starts first; each side's
+      // restart meets the journal its own first start wrote.
+      const sides = [
+        { starts: now, config, cwd: undefined as string | undefined },
+        ...(compareTree ? [{ starts: before, config: compareConfig, cwd: compareTree }] : []),
+      ];
       for (let i = 0; i < repeats; i++) {
-        if (i % 2 === 0) {
-          await firstStart(docusaurusSite, asDocusaurus);
-          await firstStart(plainSite, asPlain);
-        } else {
-          await firstStart(plainSite, asPlain);
-          await firstStart(docusaurusSite, asDocusaurus);
+        floor.push((await runProcess(command("bench/floor.ts", site))).ms);
+        for (const { starts, config, cwd } of i % 2 === 0 ? sides : [...sides].reverse()) {
+          await rm(state, { recursive: true, force: true });
+          starts.cold.push(await coldStart(config, { cwd, peak: starts.peak, cpu: starts.cpu }));
+          if (compareTree) {
+            // The journal of the start above is there; the edits make 100 changes for it to record.
+            await editOffline();
+            starts.restarted.push(await coldStart(config, { cwd }));
+          }
         }
       }
-      const pages = Math.floor(size / 6);
+      await rm(state, { recursive: true, force: true });
       row(
         size,
-        `cold start, generator: docusaurus, 3 versions × 2 locales of ${pages} pages ÷ ` +
-          `the same ${pages * 6} files as a plain site`,
-        fmt(median(asDocusaurus.ms) / median(asPlain.ms)),
-        "≤ 1.15",
-        fmt(median(asDocusaurus.cpu) / median(asPlain.cpu)),
+        "cold start ÷ I/O floor (read + SHA-256 every file)",
+        fmt(median(now.cold) / median(floor)),
+        "≤ 2.5",
       );
-    } finally {
-      await rm(variantSites, { recursive: true, force: true });
+      if (compareTree) {
+        row(
+          size,
+          `cold start ÷ the same at ${compareRef}`,
+          fmt(median(now.cold) / median(before.cold)),
+          "",
+          fmt(median(now.cpu) / median(before.cpu)),
+        );
+        row(
+          size,
+          `restart after 100 offline changes ÷ the same at ${compareRef}`,
+          fmt(median(now.restarted) / median(before.restarted)),
+          "≤ 1.1",
+        );
+        row(
+          size,
+          `peak memory after start, KB per item more than at ${compareRef}`,
+          fmt((median(now.peak) - median(before.peak)) / size / 1024, 2),
+          "≤ 1",
+        );
+      }
+      // 1b. Git dates (SPEC 4): the same site committed to a repository, cold
+      // starts with git dates against `git: false`, interleaved.
+      if (hasGit) {
+        const git = (...args: string[]) =>
+          spawnSync("git", ["-C", site, ...args], { env: GIT_ENV, stdio: "ignore" });
+        git("init", "-q");
+        git("add", ".");
+        git("commit", "-qm", "site");
+        const noGit = join(site, "services-no-git.yaml");
+        await writeFile(noGit, CONFIG.replace("  service.content.config:\n", "$&    git: false\n"));
+        const withDates: number[] = [];
+        const without: number[] = [];
+        for (let i = 0; i < repeats; i++) {
+          withDates.push(await coldStart(config));
+          without.push(await coldStart(noGit));
+        }
+        row(
+          size,
+          `cold start with git dates ÷ without (${size} committed files)`,
+          fmt(median(withDates) / median(without)),
+          "≤ 1.3",
+        );
+        await rm(join(site, ".git"), { recursive: true, force: true });
+        await rm(noGit);
+      }
+      // 1c. Fidelity to the site generator (SPEC 16.3): the same number of files
+      // as a Docusaurus site of 3 versions × 2 locales of the same pages, against
+      // the same files (same bytes) laid out as a plain site, interleaved, each a
+      // first start. The ratio is what the generator's rules and the variants cost.
+      const variantSites = await mkdtemp(join(tmpdir(), `content-feed-bench-variants-${size}-`));
+      try {
+        const plainSite = join(variantSites, "plain");
+        const docusaurusSite = join(variantSites, "docusaurus");
+        await generateVariantSites(plainSite, docusaurusSite, size, 42, markupShare);
+        const asDocusaurus = { ms: [] as number[], cpu: [] as number[] };
+        const asPlain = { ms: [] as number[], cpu: [] as number[] };
+        const firstStart = async (folder: string, into: typeof asPlain) => {
+          await rm(join(folder, ".content-feed"), { recursive: true, force: true });
+          into.ms.push(await coldStart(join(folder, "services.yaml"), { cpu: into.cpu }));
+        };
+        for (let i = 0; i < repeats; i++) {
+          if (i % 2 === 0) {
+            await firstStart(docusaurusSite, asDocusaurus);
+            await firstStart(plainSite, asPlain);
+          } else {
+            await firstStart(plainSite, asPlain);
+            await firstStart(docusaurusSite, asDocusaurus);
+          }
+        }
+        const pages = Math.floor(size / 6);
+        row(
+          size,
+          `cold start, generator: docusaurus, 3 versions × 2 locales of ${pages} pages ÷ ` +
+            `the same ${pages * 6} files as a plain site`,
+          fmt(median(asDocusaurus.ms) / median(asPlain.ms)),
+          "≤ 1.15",
+          fmt(median(asDocusaurus.cpu) / median(asPlain.cpu)),
+        );
+      } finally {
+        await rm(variantSites, { recursive: true, force: true });
+      }
+
+      // 1d. The static build (issue 28): bench/build.ts.
+      await buildRow(site);
     }
-
-    // 1d. The static build (issue 28): bench/build.ts.
-    await buildRow(site);
-
     if (coldOnly) continue;
 
     // 2–4. Warm throughput against fixed bytes (and the same headers), same runtime.
@@ -502,6 +511,12 @@ for (const size of sizes) {
       "≥ 0.6",
       await compare(server, feedUrl, feed.bare!, { "if-none-match": feed.etag }),
     );
+    if (serveOnly) {
+      await Promise.all(
+        [server, feed.fixed, feed.bare!, page.fixed, page.bare!].map((server) => stop(server)),
+      );
+      continue;
+    }
 
     // 5. Peak memory beyond a server that only holds the feed bytes, per item. (The git
     // site's, after its starts and after a short load of its own, are section 9's rows.)

@@ -1,5 +1,5 @@
-import type { Server } from "srvx";
 import type { Handler } from "../http/handler.ts";
+import type { Listening } from "./listen.ts";
 import type { Runtime } from "./mod.ts";
 
 /** A server's way to stop on a signal: what it listens with, and how it stops. */
@@ -10,7 +10,7 @@ export interface GracefulStop {
    * Stops accepting connections and resolves once the requests in flight
    * are answered and their responses written; the caller bounds the wait.
    */
-  stop(server: Server): Promise<void>;
+  stop(server: Listening): Promise<void>;
 }
 
 /** A Node response, as srvx gives it beside the request. */
@@ -94,7 +94,7 @@ export function gracefulStop(runtime: Runtime, handle: Handler): GracefulStop {
     },
     async stop(server) {
       stopping = true;
-      const http = server.node?.server;
+      const http = server.node?.server as object | undefined;
       if (!http) return await server.close();
       // net.Server's own close: stop listening, and leave the connections be.
       const { Server } = await import("node:net");

@@ -1,7 +1,7 @@
 import process from "node:process";
-import { serve } from "srvx";
 import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
+import { type Listening, listen } from "../adapters/listen.ts";
 import { gracefulStop } from "../adapters/stop.ts";
 import { type Service, type StartingService, startService } from "../service.ts";
 import { warningLines } from "../log.ts";
@@ -65,7 +65,8 @@ const PARENT_CHECK_MS = 500;
  * (writing the derivation cache) and exits 0. Started by npm (`npx
  * content-feed serve`, a package.json script), whose shell does not pass a
  * signal on, it stops the same way when that shell is gone. Responses are
- * built the runtime's best way (`src/adapters/`), served by srvx.
+ * built the runtime's best way (`src/adapters/`), served by `Deno.serve`
+ * under Deno and by srvx under Bun and Node (`src/adapters/listen.ts`).
  *
  * @throws {StartupError} a bad config (exit 2), a port in use or any other failure (exit 1)
  *
@@ -100,15 +101,13 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
   const stopping = gracefulStop(currentRuntime(), starting.handle);
-  let server: ReturnType<typeof serve>;
+  let server: Listening;
   try {
-    server = serve({
+    // Our own handlers below stop the server and exit 0.
+    server = await listen(currentRuntime(), {
       fetch: stopping.fetch, // a ready answer without a promise
       port,
       hostname,
-      silent: true,
-      gracefulShutdown: false, // our own handlers below stop the server and exit 0
-      bun: { development: false },
     });
     await server.ready();
   } catch (error) {
