@@ -1,5 +1,5 @@
 import type { Tuning } from "../http/settings.ts";
-import type { ListenOptions, Listening } from "./listen.ts";
+import type { Listening, ListenOptions } from "./listen.ts";
 
 /**
  * Deno: a new `Response` copies the bytes it is given, a clone of one

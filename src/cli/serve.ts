@@ -1,7 +1,7 @@
 import process from "node:process";
 import { ConfigError } from "../config/types.ts";
 import { currentRuntime, tuningFor } from "../adapters/mod.ts";
-import { type Listening, listen } from "../adapters/listen.ts";
+import { listen, type Listening } from "../adapters/listen.ts";
 import { gracefulStop } from "../adapters/stop.ts";
 import { type Service, type StartingService, startService } from "../service.ts";
 import { warningLines } from "../log.ts";
