@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { appendFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
+import { buildIndexFrom, type Index } from "../src/index/build.ts";
+import type { Item } from "../src/index/item.ts";
+import type { IndexedFile } from "../src/fields/indexed_file.ts";
 import { createContentFilesLoader } from "../src/pipeline/content_files.ts";
 import { loadConfigFile } from "../src/config/load.ts";
 import {
@@ -86,6 +89,155 @@ describe("re-index", () => {
         api.close();
         await removeSite(copy);
         assert.deepEqual(reused, rebuilt, `after editing ${path}`);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** An index as the routes read it: every item, every list and lookup, by id (not object). */
+function indexView(index: Index) {
+  const ids = (list: readonly Item[]) => list.map((item) => item.id);
+  const byKey = (map: ReadonlyMap<string, readonly Item[]>) =>
+    [...map].map(([key, list]) => [key, ids(list)]);
+  const entries = (map: ReadonlyMap<string, Item>) => [...map].map(([key, item]) => [key, item.id]);
+  return {
+    items: JSON.stringify(index.items),
+    feed: ids(index.feed),
+    // Read by item, never walked: its order is not part of the index.
+    feedPlace: [...index.feedPlace].map(([item, at]) => [item.id, at] as const)
+      .sort((a, b) => a[1] - b[1]),
+    byPath: entries(index.byPath),
+    byId: entries(index.byId),
+    feedById: entries(index.feedById),
+    byUrl: entries(index.byUrl),
+    tags: index.tags,
+    lists: Object.fromEntries(Object.entries(index.lists).map(([name, map]) => [name, byKey(map)])),
+    counts: index.counts,
+    warnings: index.warnings.map((w) => `${w.file}: ${w.message}`),
+  };
+}
+
+describe("re-index as a patch of the index before it (SPEC 17)", () => {
+  it("replaces the items that changed in place and equals a whole build, edit after edit", async () => {
+    const s = await site({
+      "academy/c.md": md({ date: "2025-03-01", title: "Course", tags: ["Shared"] }, LONG),
+      "academy/c/m.md": md({ date: "2025-03-01", title: "Module" }, LONG),
+      "academy/c/m/l1.md": md({ date: "2025-03-01", title: "L1" }, `${LONG} ${words(300)}`),
+      "academy/c/m/l2.md": md({ date: "2025-03-01", title: "L2", tags: ["Shared", "Other"] }, LONG),
+      "docs/a.md": md({
+        date: "2025-03-01",
+        sidebar_position: 1,
+        title: "A",
+        tags: ["Shared", "Shared"],
+        authors: ["Ann"],
+      }, LONG),
+      "docs/a/b.md": md({ date: "2025-03-01", title: "B", sidebar_position: 2, slug: "x" }, LONG),
+      "docs/a/c.md": md({ date: "2025-03-01", title: "C", sidebar_position: 1, slug: "x" }, LONG), // a uri clash
+      "docs/hidden.md": md({ date: "2025-03-01", title: "Hidden", sidebar_position: 9 }, "short"), // served, not in the feed
+      "blog/2026-01-01-post.md": md({
+        date: "2025-03-01",
+        title: "Post",
+        tags: ["Other"],
+        authors: ["Ann"],
+      }, LONG),
+    }, { now });
+    // Each edit, and whether it leaves every item where it was (so the index is patched).
+    const edits: [string, string, boolean][] = [
+      [
+        "docs/a.md",
+        md({
+          date: "2025-03-01",
+          sidebar_position: 1,
+          title: "A2",
+          tags: ["Shared", "Shared"],
+          authors: ["Ann"],
+        }, LONG),
+        true,
+      ],
+      [
+        "blog/2026-01-01-post.md",
+        md(
+          { date: "2025-03-01", title: "Post 2", tags: ["Other"], authors: ["Ann"] },
+          `${LONG} More.`,
+        ),
+        true,
+      ],
+      ["academy/c/m/l1.md", md({ date: "2025-03-01", title: "L1" }, `${LONG} ${words(900)}`), true], // times up the tree
+      [
+        "docs/hidden.md",
+        md({ date: "2025-03-01", title: "Still hidden", sidebar_position: 9 }, "short again"),
+        true,
+      ],
+      [
+        "docs/a/b.md",
+        md({ date: "2025-03-01", title: "B2", sidebar_position: 2, slug: "x" }, LONG),
+        true,
+      ], // the clash's winner (first in path order)
+      [
+        "docs/a/c.md",
+        md({ date: "2025-03-01", title: "C2", sidebar_position: 1, slug: "x" }, LONG),
+        true,
+      ], // its loser: not served, nothing moves
+      [
+        "docs/a.md",
+        md({
+          date: "2025-03-01",
+          sidebar_position: 1,
+          title: "A3",
+          tags: ["Shared", "New"],
+          authors: ["Ann"],
+        }, LONG),
+        false,
+      ], // retagged
+      [
+        "docs/a.md",
+        md({
+          date: "2025-03-01",
+          sidebar_position: 1,
+          title: "A4",
+          tags: ["Shared", "New"],
+          authors: ["Bob"],
+        }, LONG),
+        false,
+      ], // new author
+      [
+        "blog/2026-01-01-post.md",
+        md({ title: "Post 3", date: "2024-05-01", tags: ["Other"] }, LONG),
+        false,
+      ], // its year
+      [
+        "docs/hidden.md",
+        md({ date: "2025-03-01", title: "Hidden", sidebar_position: 0 }, "short"),
+        false,
+      ], // moved before a
+      [
+        "docs/hidden.md",
+        md({ date: "2025-03-01", title: "Now shown", sidebar_position: 0 }, LONG),
+        false,
+      ], // into the feed
+    ];
+    try {
+      for (const [path, text, patched] of edits) {
+        const before = s.api.index;
+        await writeFile(join(s.root, path), text);
+        const index = await s.api.reload([join(s.root, path)]);
+        assert.notEqual(index, before, `${path} changed`);
+        // A patch copies the lists it does not touch: the type list of another plugin is the same array.
+        const other = path.startsWith("blog/") ? "docs" : "blog";
+        assert.equal(
+          index.lists.type.get(other) === before.lists.type.get(other),
+          patched,
+          `after editing ${path}: ${patched ? "patched" : "built whole"}`,
+        );
+        const whole = buildIndexFrom(
+          [...(index.reuse as unknown as { items: Map<IndexedFile, Item> }).items.keys()],
+          index.settings,
+          index.builtAt,
+          { warnings: index.warnings.filter((w) => !w.message.startsWith("same url")) },
+        );
+        assert.deepEqual(indexView(index), indexView(whole), `after editing ${path}`);
       }
     } finally {
       await s.close();

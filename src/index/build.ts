@@ -5,6 +5,7 @@ import { formatTimestamp } from "../util/dates.ts";
 import type { Item, Tag } from "./item.ts";
 import { withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
+import { patchIndex } from "./patch_index.ts";
 import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
 import { type IndexSettings, pluginOf } from "./settings.ts";
 import { duplicateUrls, vocabularyOf } from "./vocabulary.ts";
@@ -88,6 +89,14 @@ export interface Reuse extends IndexReuse {
   readonly items: ReadonlyMap<IndexedFile, Item>;
   /** Each plugin's forest, and the files it was built from. */
   readonly trees: ReadonlyMap<string, PluginTree>;
+  /** The file of each item, in the order of `Index.items`. */
+  readonly files: readonly IndexedFile[];
+  /** The feed's tag counts the items' tags were made with. */
+  readonly tagCounts: ReadonlyMap<string, number>;
+  /** What `duplicateUrls` found in the items. */
+  readonly duplicates: readonly Warning[];
+  /** The index these were made for (its lookups, when a patched index takes them over). */
+  readonly index: Index;
 }
 
 /** Options of {@link buildIndexFrom}. */
@@ -161,6 +170,11 @@ export function buildIndexFrom(
     counts.push({ plugin: name, items: served.length - before, feed: 0 });
   }
 
+  // A few items changed in place: the previous index with them replaced (SPEC 17).
+  const patched = previous &&
+    patchIndex(previous, served, trees, settings, builtAt, warnings, counts);
+  if (patched) return patched;
+
   const tagCounts = new Map<string, number>();
   for (const d of served) {
     if (!d.eligible) continue;
@@ -173,6 +187,7 @@ export function buildIndexFrom(
   const feedPlace = new Map<Item, number>();
   const byPath = new Map<string, Item>();
   const built = new Map<IndexedFile, Item>();
+  const itemFiles: IndexedFile[] = [];
   const lists = {
     type: new Map<string, Item[]>(),
     category: new Map<string, Item[]>(),
@@ -200,6 +215,7 @@ export function buildIndexFrom(
         settings.siteUrl,
       );
     built.set(d.node.file, item);
+    itemFiles.push(d.node.file);
     items.push(item);
     byPath.set(`${item.type}/${item.uri}`, item);
     if (!item.eligible) continue;
@@ -212,9 +228,10 @@ export function buildIndexFrom(
     for (const author of item.authors) add(lists.author, author.slug, item);
     add(lists.year, item.date.slice(0, 4), item);
   }
-  warnings.push(...duplicateUrls(items));
+  const duplicates = duplicateUrls(items);
+  warnings.push(...duplicates);
   const { types, categories, langs, versions } = vocabularyOf(settings);
-  return withLookups({
+  const index: Index = withLookups({
     settings,
     builtAt,
     generated: formatTimestamp(builtAt),
@@ -229,7 +246,18 @@ export function buildIndexFrom(
     lists,
     counts,
     warnings,
-    reuse: reuse({ kind: "index-reuse", items: built, trees }),
+    reuse: undefined as unknown as IndexReuse,
+  });
+  return Object.assign(index, {
+    reuse: reuse({
+      kind: "index-reuse",
+      items: built,
+      trees,
+      files: itemFiles,
+      tagCounts,
+      duplicates,
+      index,
+    }),
   });
 }
 

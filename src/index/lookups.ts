@@ -29,17 +29,39 @@ interface Indexed {
  * index.tags; // []
  * ```
  */
-export function withLookups<T extends Indexed>(index: T): T & IndexLookups {
-  let byId: ReadonlyMap<string, Item> | undefined;
-  let feedById: ReadonlyMap<string, Item> | undefined;
-  let byUrl: ReadonlyMap<string, Item> | undefined;
-  let tags: readonly TagCount[] | undefined;
+export function withLookups<T extends Indexed>(
+  index: T,
+  made: Partial<IndexLookups> = {},
+): T & IndexLookups {
+  let { byId, feedById, byUrl, tags } = made;
   return Object.defineProperties(index, {
     byId: { get: () => byId ??= servedById(index.byPath) },
     feedById: { get: () => feedById ??= new Map(index.feed.map((item) => [item.id, item])) },
     byUrl: { get: () => byUrl ??= servedByUrl(index.byPath) },
     tags: { get: () => tags ??= feedTags(index.feed) },
+    [MADE]: { value: () => ({ byId, feedById, byUrl, tags }) },
   }) as T & IndexLookups;
+}
+
+/** The key of an index's lookups made so far (see {@link madeLookups}). */
+const MADE = Symbol("made lookups");
+
+/**
+ * The lookups of an index made so far, without making any: what an index
+ * patched from it may copy instead of making its own from every item.
+ *
+ * @example
+ * ```ts
+ * import { madeLookups, withLookups } from "./lookups.ts";
+ * const index = withLookups({ feed: [], byPath: new Map() });
+ * madeLookups(index).byId; // undefined
+ * index.byId;
+ * madeLookups(index).byId?.size; // 0
+ * ```
+ */
+export function madeLookups(index: object): Partial<IndexLookups> {
+  const made = (index as { [MADE]?: () => Partial<IndexLookups> })[MADE];
+  return made ? made() : {};
 }
 
 /** Every served item by id: the feed's, and those only the item routes serve (not indexable). */
