@@ -53,6 +53,7 @@ export function patchIndex(
     served.length !== before.items.length
   ) return undefined;
   const limit = Math.max(16, Math.floor(served.length * PATCH_AT_MOST));
+  const { files: madeFrom } = previous;
   const changed: number[] = [];
   const tagCounts = previous.tagCounts;
   for (let i = 0; i < served.length; i++) {
@@ -61,10 +62,10 @@ export function patchIndex(
     if (old.id !== d.id || old.eligible !== d.eligible) return undefined;
     const parent = d.parent ? d.parent.id : null;
     // The build's test of an item that keeps its object, with the previous tag counts
-    // (which hold when no replaced item changes its tags, checked below).
-    const kept = previous.items.get(d.node.file) === old && old.file === d.file &&
-      old.time === d.time && old.parent === parent && sameList(old.children, d.childIds) &&
-      old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0));
+    // (which hold when no replaced item changes its tags, checked below). The file that
+    // made `old` is `madeFrom[i]`: read in order, where the build looks it up in a map.
+    const kept = madeFrom[i] === d.node.file && old.file === d.file && old.time === d.time &&
+      old.parent === parent && sameList(old.children, d.childIds) && sameCounts(old, tagCounts);
     if (kept) continue;
     if (changed.length === limit) return undefined;
     changed.push(i);
@@ -207,6 +208,12 @@ function patchedLookups(
     // The same tags of the same items: the same names and counts.
     ...(made.tags ? { tags: made.tags } : {}),
   };
+}
+
+/** Whether each of an item's tags has the count `tagCounts` gives its slug. */
+function sameCounts(item: Item, tagCounts: ReadonlyMap<string, number>): boolean {
+  for (const tag of item.tags) if (tag.count !== (tagCounts.get(tag.slug) ?? 0)) return false;
+  return true;
 }
 
 /** Whether two lists hold the same values (`===`) in the same order. */
