@@ -3,6 +3,7 @@ import { PLUGINS } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import type { Item, Tag } from "./item.ts";
+import { keepsItem, sameList } from "./kept_item.ts";
 import { withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
 import { patchIndex } from "./patch_index.ts";
@@ -83,7 +84,7 @@ export interface Index {
  */
 export type IndexReuse = Index["reuse"];
 
-/** What {@link IndexReuse} holds (read by the build and `exclusions.ts`). */
+/** What {@link IndexReuse} holds (read by the build, `patch_index.ts` and `exclusions.ts`). */
 export interface Reuse extends IndexReuse {
   /** The item built from each file. */
   readonly items: ReadonlyMap<IndexedFile, Item>;
@@ -95,8 +96,6 @@ export interface Reuse extends IndexReuse {
   readonly tagCounts: ReadonlyMap<string, number>;
   /** What `duplicateUrls` found in the items. */
   readonly duplicates: readonly Warning[];
-  /** The index these were made for (its lookups, when a patched index takes them over). */
-  readonly index: Index;
 }
 
 /** Options of {@link buildIndexFrom}. */
@@ -171,8 +170,8 @@ export function buildIndexFrom(
   }
 
   // A few items changed in place: the previous index with them replaced (SPEC 17).
-  const patched = previous &&
-    patchIndex(previous, served, trees, settings, builtAt, warnings, counts);
+  const patched = options.previous &&
+    patchIndex(options.previous, served, trees, settings, builtAt, warnings, counts);
   if (patched) return patched;
 
   const tagCounts = new Map<string, number>();
@@ -201,19 +200,14 @@ export function buildIndexFrom(
     const parent = d.parent ? d.parent.id : null;
     // An item whose inputs did not change keeps its object (`file` fixes the derived fields).
     const old = previous?.items.get(d.node.file);
-    const item = old && old.id === d.id && old.file === d.file && old.time === d.time &&
-        old.parent === parent && old.eligible === d.eligible &&
-        sameList(old.children, d.childIds) &&
-        old.tags.every((t) => t.count === (tagCounts.get(t.slug) ?? 0))
-      ? old
-      : newItem(
-        d,
-        parent,
-        tagCounts,
-        tagObjects,
-        pluginSettings.get(d.node.file.plugin)!,
-        settings.siteUrl,
-      );
+    const item = keepsItem(old, d, tagCounts) ? old : newItem(
+      d,
+      parent,
+      tagCounts,
+      tagObjects,
+      pluginSettings.get(d.node.file.plugin)!,
+      settings.siteUrl,
+    );
     built.set(d.node.file, item);
     itemFiles.push(d.node.file);
     items.push(item);
@@ -231,7 +225,7 @@ export function buildIndexFrom(
   const duplicates = duplicateUrls(items);
   warnings.push(...duplicates);
   const { types, categories, langs, versions } = vocabularyOf(settings);
-  const index: Index = withLookups({
+  return withLookups({
     settings,
     builtAt,
     generated: formatTimestamp(builtAt),
@@ -246,9 +240,6 @@ export function buildIndexFrom(
     lists,
     counts,
     warnings,
-    reuse: undefined as unknown as IndexReuse,
-  });
-  return Object.assign(index, {
     reuse: reuse({
       kind: "index-reuse",
       items: built,
@@ -256,7 +247,6 @@ export function buildIndexFrom(
       files: itemFiles,
       tagCounts,
       duplicates,
-      index,
     }),
   });
 }
@@ -264,14 +254,6 @@ export function buildIndexFrom(
 /** What a build hands to the next, typed as the opaque {@link IndexReuse} it is outside. */
 function reuse(value: Reuse): IndexReuse {
   return value;
-}
-
-/** Whether two lists hold the same values (`===`) in the same order. */
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function add(map: Map<string, Item[]>, key: string, item: Item) {

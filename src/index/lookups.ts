@@ -43,25 +43,45 @@ export function withLookups<T extends Indexed>(
   }) as T & IndexLookups;
 }
 
-/** The key of an index's lookups made so far (see {@link madeLookups}). */
+/** The key of an index's lookups made so far (see {@link patchedLookups}). */
 const MADE = Symbol("made lookups");
 
 /**
- * The lookups of an index made so far, without making any: what an index
- * patched from it may copy instead of making its own from every item.
+ * The lookups `before` has made so far (none is made here), copied with
+ * each replaced item in its old item's place: what an index patched from
+ * `before` (`patch_index.ts`) starts with, instead of making its own from
+ * every item. The replaced items keep their ids and URLs, and their tags'
+ * names and counts, so the keys and the tag list are the same.
  *
  * @example
  * ```ts
- * import { madeLookups, withLookups } from "./lookups.ts";
- * const index = withLookups({ feed: [], byPath: new Map() });
- * madeLookups(index).byId; // undefined
- * index.byId;
- * madeLookups(index).byId?.size; // 0
+ * import { patchedLookups, withLookups } from "./lookups.ts";
+ * const before = withLookups({ feed: [], byPath: new Map() });
+ * patchedLookups(before, []).byId; // undefined: never made
+ * before.byId;
+ * patchedLookups(before, []).byId?.size; // 0
  * ```
  */
-export function madeLookups(index: object): Partial<IndexLookups> {
-  const made = (index as { [MADE]?: () => Partial<IndexLookups> })[MADE];
-  return made ? made() : {};
+export function patchedLookups(
+  before: object,
+  replaced: readonly (readonly [old: Item, item: Item, ...rest: unknown[]])[],
+): Partial<IndexLookups> {
+  const made = (before as { [MADE]?: () => Partial<IndexLookups> })[MADE]?.() ?? {};
+  const patch = (map: ReadonlyMap<string, Item>, keyOf: (item: Item) => string | undefined) => {
+    const copy = new Map(map);
+    for (const [old, item] of replaced) {
+      const key = keyOf(old);
+      if (key !== undefined && copy.get(key) === old) copy.set(key, item);
+    }
+    return copy;
+  };
+  const id = (item: Item) => item.id;
+  return {
+    ...(made.byId ? { byId: patch(made.byId, id) } : {}),
+    ...(made.feedById ? { feedById: patch(made.feedById, id) } : {}),
+    ...(made.byUrl ? { byUrl: patch(made.byUrl, urlKey) } : {}),
+    ...(made.tags ? { tags: made.tags } : {}),
+  };
 }
 
 /** Every served item by id: the feed's, and those only the item routes serve (not indexable). */
@@ -73,9 +93,15 @@ function servedById(byPath: ReadonlyMap<string, Item>): ReadonlyMap<string, Item
 function servedByUrl(byPath: ReadonlyMap<string, Item>): ReadonlyMap<string, Item> {
   const made = new Map<string, Item>();
   for (const item of byPath.values()) {
-    if (item.url.startsWith("/")) made.set(item.url.replace(/^\/+|\/+$/g, ""), item);
+    const key = urlKey(item);
+    if (key !== undefined) made.set(key, item);
   }
   return made;
+}
+
+/** An item's key in `byUrl`: its root-relative URL without slashes at either end. */
+function urlKey(item: Item): string | undefined {
+  return item.url.startsWith("/") ? item.url.replace(/^\/+|\/+$/g, "") : undefined;
 }
 
 /** The feed's tags with their counts, most used first, then by name (the `list_tags` tool). */

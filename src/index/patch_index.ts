@@ -12,7 +12,8 @@ import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import type { Index, IndexSettings, Reuse } from "./build.ts";
 import type { Item, Tag } from "./item.ts";
-import { type IndexLookups, madeLookups, withLookups } from "./lookups.ts";
+import { keepsItem } from "./kept_item.ts";
+import { patchedLookups, withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
 import type { Placed, PluginTree } from "./plugin_tree.ts";
 
@@ -20,8 +21,8 @@ import type { Placed, PluginTree } from "./plugin_tree.ts";
 const PATCH_AT_MOST = 1 / 16;
 
 /**
- * The index `previous` was made for, with the items of `served` that
- * changed made again and put in their places; `undefined` when a change
+ * The index `before`, with the items of `served` that changed made again
+ * and put in their places; `undefined` when a change
  * moves, adds, removes, renames or retags an item (or changes too many).
  * `trees` are this build's forests, `served` their items in order;
  * `warnings` are the load's and the trees' (the duplicate URLs are the
@@ -39,7 +40,7 @@ const PATCH_AT_MOST = 1 / 16;
  * ```
  */
 export function patchIndex(
-  previous: Reuse,
+  before: Index,
   served: readonly Placed[],
   trees: ReadonlyMap<string, PluginTree>,
   settings: IndexSettings,
@@ -47,26 +48,19 @@ export function patchIndex(
   warnings: Warning[],
   counts: readonly { plugin: string; items: number; feed: number }[],
 ): Index | undefined {
-  const before = previous.index;
-  if (
-    previous.files === undefined || before.settings !== settings ||
-    served.length !== before.items.length
-  ) return undefined;
+  const previous = before.reuse as Reuse;
+  if (before.settings !== settings || served.length !== before.items.length) return undefined;
   const limit = Math.max(16, Math.floor(served.length * PATCH_AT_MOST));
-  const { files: madeFrom } = previous;
+  const { files: madeFrom, tagCounts } = previous;
   const changed: number[] = [];
-  const tagCounts = previous.tagCounts;
   for (let i = 0; i < served.length; i++) {
     const d = served[i];
     const old = before.items[i];
     if (old.id !== d.id || old.eligible !== d.eligible) return undefined;
-    const parent = d.parent ? d.parent.id : null;
     // The build's test of an item that keeps its object, with the previous tag counts
     // (which hold when no replaced item changes its tags, checked below). The file that
     // made `old` is `madeFrom[i]`: read in order, where the build looks it up in a map.
-    const kept = madeFrom[i] === d.node.file && old.file === d.file && old.time === d.time &&
-      old.parent === parent && sameList(old.children, d.childIds) && sameCounts(old, tagCounts);
-    if (kept) continue;
+    if (madeFrom[i] === d.node.file && keepsItem(old, d, tagCounts)) continue;
     if (changed.length === limit) return undefined;
     changed.push(i);
   }
@@ -143,7 +137,7 @@ export function patchIndex(
     if (!listed) return undefined;
   }
   warnings.push(...previous.duplicates);
-  const index: Index = withLookups({
+  return withLookups({
     settings,
     builtAt,
     generated: formatTimestamp(builtAt),
@@ -158,18 +152,15 @@ export function patchIndex(
     lists,
     counts: counts.map((c, i) => ({ ...c, feed: before.counts[i].feed })),
     warnings,
-    reuse: undefined as unknown as Index["reuse"],
-  }, patchedLookups(madeLookups(before), replaced));
-  const reuse: Reuse = {
-    kind: "index-reuse",
-    items: built,
-    trees,
-    files,
-    tagCounts,
-    duplicates: previous.duplicates,
-    index,
-  };
-  return Object.assign(index, { reuse });
+    reuse: {
+      kind: "index-reuse",
+      items: built,
+      trees,
+      files,
+      tagCounts,
+      duplicates: previous.duplicates,
+    } satisfies Reuse,
+  }, patchedLookups(before, replaced));
 }
 
 /**
@@ -184,42 +175,4 @@ function sameFiling(old: Item, item: Item): boolean {
     old.tags.every((t, i) => t.slug === item.tags[i].slug && t.name === item.tags[i].name) &&
     old.authors.length === item.authors.length &&
     old.authors.every((a, i) => a.slug === item.authors[i].slug);
-}
-
-/** The previous index's lookups made so far, copied with the replaced items in them. */
-function patchedLookups(
-  made: Partial<IndexLookups>,
-  replaced: readonly [old: Item, item: Item, at: number][],
-): Partial<IndexLookups> {
-  const patch = (map: ReadonlyMap<string, Item>, keyOf: (item: Item) => string | undefined) => {
-    const copy = new Map(map);
-    for (const [old, item] of replaced) {
-      const key = keyOf(old);
-      if (key !== undefined && copy.get(key) === old) copy.set(key, item);
-    }
-    return copy;
-  };
-  const urlPath = (item: Item) =>
-    item.url.startsWith("/") ? item.url.replace(/^\/+|\/+$/g, "") : undefined;
-  return {
-    ...(made.byId ? { byId: patch(made.byId, (item) => item.id) } : {}),
-    ...(made.feedById ? { feedById: patch(made.feedById, (item) => item.id) } : {}),
-    ...(made.byUrl ? { byUrl: patch(made.byUrl, urlPath) } : {}),
-    // The same tags of the same items: the same names and counts.
-    ...(made.tags ? { tags: made.tags } : {}),
-  };
-}
-
-/** Whether each of an item's tags has the count `tagCounts` gives its slug. */
-function sameCounts(item: Item, tagCounts: ReadonlyMap<string, number>): boolean {
-  for (const tag of item.tags) if (tag.count !== (tagCounts.get(tag.slug) ?? 0)) return false;
-  return true;
-}
-
-/** Whether two lists hold the same values (`===`) in the same order. */
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
