@@ -5,7 +5,11 @@ import { createNameInterner } from "./fields/name_interner.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { createStartingHandler } from "./http/starting.ts";
 import type { Tuning } from "./http/settings.ts";
-import type { Index } from "./index/build.ts";
+import { type Index, withBuiltAt } from "./index/build.ts";
+import { type FeedImage, feedImageKey, type FeedImageMeta } from "./pipeline/feed_image.ts";
+import { codeVersion } from "./source/code_version.ts";
+import type { KeptFeed } from "./http/answer_store.ts";
+import type { JournalState } from "./sync/state.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
@@ -302,6 +306,60 @@ interface Opened {
   readonly logWarning: (message: string) => void;
 }
 
+/**
+ * The full feed the last server on this state folder kept when it stopped
+ * (SPEC 17), if there is a whole one that `wanted`; taken either way (an
+ * image is used once).
+ */
+function takeFeedImage(
+  journal: Journal,
+  warn: (message: string) => void,
+  wanted: (meta: FeedImageMeta) => boolean,
+): FeedImage | undefined {
+  try {
+    return journal.cache?.takeFeed(wanted);
+  } catch (error) {
+    warn(`the full feed kept by the last server cannot be read (${(error as Error).message})`);
+    return undefined;
+  }
+}
+
+/**
+ * Keeps the full feed a stopping server served for the next start (SPEC
+ * 17): its bytes, offsets, ETag and encodings, under the key of what they
+ * were made of. A feed not served, or a journal not on disk, keeps nothing.
+ */
+function keepFeedImage(
+  journal: Journal,
+  served: KeptFeed | undefined,
+  index: Index,
+  state: JournalState,
+  warn: (message: string) => void,
+): void {
+  const cache = journal.cache;
+  if (!served || !cache) return;
+  try {
+    cache.keepFeed({
+      key: feedImageKey({
+        version: codeVersion(),
+        base: served.base,
+        cursor: formatCursor(state.id, state.head),
+        index,
+        keyOf: journal.keyOf,
+      }),
+      builtAt: index.builtAt,
+      base: served.base,
+      type: served.type,
+      bytes: served.full.bytes,
+      starts: served.full.starts,
+      etag: served.etag,
+      encoded: served.encoded,
+    });
+  } catch (error) {
+    warn(`the full feed cannot be kept for the next start (${(error as Error).message})`);
+  }
+}
+
 /** Builds the first index and returns the service that answers from it, kept current. */
 async function serveFirstIndex(
   options: ContentApiOptions,
@@ -357,8 +415,34 @@ async function serveFirstIndex(
     }, delay);
     (flushTimer as { unref?: () => void }).unref?.();
   };
+  /** The full feed the last server kept when it stopped, when this start serves the same one. */
+  let keptFeed: KeptFeed | undefined;
   try {
-    index = swap(await build());
+    const built = await build();
+    /** The key of this start's full feed for a base URL, as of the journal's cursor now. */
+    const keyFor = (base: string, of: Index) =>
+      feedImageKey({
+        version: codeVersion(),
+        base,
+        cursor: formatCursor(journal.state.id, journal.state.head),
+        index: of,
+        keyOf: journal.keyOf,
+      });
+    const kept = takeFeedImage(
+      journal,
+      logWarning,
+      (meta) =>
+        (baseUrl === undefined || baseUrl === meta.base) &&
+        meta.key === keyFor(meta.base, built.index),
+    );
+    // The same content as the stopped server's: its build time, so its bytes and ETags.
+    const same = kept !== undefined && kept.starts.length === built.index.feed.length + 1;
+    index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
+    // Recording it changed nothing (the same items), unless the journal went its own way.
+    if (same && kept.key === keyFor(kept.base, index)) {
+      const { base, type, bytes, starts, etag, encoded } = kept;
+      keptFeed = { base, type, full: { bytes, starts }, etag, encoded };
+    }
   } catch (error) {
     // A start that fails lets the journal go: the next start (in this process too) can hold it.
     journal.close();
@@ -375,6 +459,7 @@ async function serveFirstIndex(
     cacheBytes: options.cacheBytes,
     mcpAnswerBytes: options.mcpAnswerBytes,
     listenHostname: options.listenHostname,
+    keptFeed,
     logError: (message) => logger.error(message),
     warn: logWarning,
     // The server's index holds no bodies (a snapshot's does): they are read
@@ -471,6 +556,7 @@ async function serveFirstIndex(
       clearTimeout(flushTimer);
       flushTimer = undefined;
       pipeline.flush();
+      keepFeedImage(journal, handle.servedFeed(), index!, journalState, logWarning);
       journal.close();
     },
   };

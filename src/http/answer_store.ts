@@ -8,6 +8,7 @@ import type { JournalState } from "../sync/state.ts";
 import { createSingleFlight } from "../util/single_flight.ts";
 import {
   answerReady,
+  keptRepresentation,
   represent,
   type Representation,
   sendRepresentation,
@@ -70,6 +71,27 @@ export interface AnswerStore {
    * `undefined` when there is none ready.
    */
   ready(request: Request, index: Index): Response | undefined;
+  /**
+   * The full feed of `index`, when it is the index followed now, as it was served (its bytes,
+   * offsets, ETag and the encodings made), for a server to keep when it
+   * stops; `undefined` when none was served.
+   */
+  servedFeed(index: Index): KeptFeed | undefined;
+  /**
+   * Makes `index` the one followed, with its full feed for `feed.base`
+   * the one kept (`pipeline/feed_image.ts`): its bytes are served, not
+   * written again. The caller has checked that they are the index's.
+   */
+  seedFeed(index: Index, feed: KeptFeed): void;
+}
+
+/** A full feed as served: what a server keeps across a restart. */
+export interface KeptFeed {
+  readonly base: string;
+  readonly type: string;
+  readonly full: FeedBytes;
+  readonly etag: string;
+  readonly encoded: readonly { coding: string; bytes: Uint8Array; etag: string }[];
 }
 
 /** A kept answer: its representation once made, and its promise while it is made. */
@@ -173,6 +195,30 @@ export function createAnswerStore(
   };
 
   return {
+    servedFeed(index) {
+      const rep = own?.feed?.made;
+      if (index !== current || !own?.full || !rep || rep.bytes !== own.full.bytes) return undefined;
+      const encoded = [...rep.ready].flatMap(([coding, variant]) =>
+        coding === "identity" ? [] : [{ coding, bytes: variant.bytes, etag: variant.etag }]
+      );
+      const type = rep.shared["Content-Type"];
+      return { base: own.base, type, full: own.full, etag: rep.etag, encoded };
+    },
+    seedFeed(index, feed) {
+      this.follow(index);
+      if (own !== undefined && own.base !== feed.base) return;
+      own = ownFor(feed.base);
+      own.full = feed.full;
+      const rep = keptRepresentation(
+        feed.type,
+        feed.full.bytes,
+        feed.etag,
+        feed.encoded,
+        settings,
+        index.builtAt,
+      );
+      own.feed = { pending: Promise.resolve(rep), made: rep };
+    },
     follow(index) {
       if (index === current) return;
       before = current && own?.full

@@ -11,7 +11,7 @@ import { toolBackend } from "../routes/mcp_backend.ts";
 import { PLANNERS } from "../routes/plans.ts";
 import { allowedMethods, routedPath, ROUTES } from "../routes/table.ts";
 import type { JournalState } from "../sync/state.ts";
-import { type AnswerContext, createAnswerStore, MAX_URL } from "./answer_store.ts";
+import { type AnswerContext, createAnswerStore, type KeptFeed, MAX_URL } from "./answer_store.ts";
 import { sendPreflight } from "./cors.ts";
 import { hostProblem } from "./host.ts";
 import { createMcpAnswerer } from "./mcp.ts";
@@ -55,6 +55,12 @@ export interface HandlerOptions extends HttpSettings {
    * `mcp_origin.ts`).
    */
   readonly listenHostname?: string;
+  /**
+   * The full feed of the index as a server served it before it stopped,
+   * checked to be this index's (`pipeline/feed_image.ts`): served as it is,
+   * not written and compressed again.
+   */
+  readonly keptFeed?: KeptFeed;
 }
 
 /** A request on its way through the router: what every route needs. */
@@ -69,6 +75,12 @@ interface RouteContext extends AnswerContext {
 
 /** The service's request handler: a `Response`, or a promise of one. */
 export type Handler = (request: Request) => Response | Promise<Response>;
+
+/** The handler {@link createHandler} makes: it also says what full feed it served. */
+export interface ServiceHandler extends Handler {
+  /** The current index's full feed as served, if it was (`AnswerStore.servedFeed`). */
+  servedFeed(): KeptFeed | undefined;
+}
 
 const decoder = new TextDecoder();
 
@@ -94,11 +106,12 @@ const decoder = new TextDecoder();
  * const response = await handle(new Request("http://localhost/api/content.json"));
  * ```
  */
-export function createHandler(options: HandlerOptions): Handler {
+export function createHandler(options: HandlerOptions): ServiceHandler {
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
   const isRouted = routedPath(basePath);
   const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes, options.warn);
   const store = createAnswerStore(options, options.baseUrl, itemTexts.gather);
+  if (options.keptFeed) store.seedFeed(options.index(), options.keptFeed);
   const stale = (items: readonly Item[]) => options.stale?.(items);
   const searchTexts = options.readBody ? createSearchTexts(options.readBody, stale) : undefined;
   const answerMcp = createMcpAnswerer(options);
@@ -236,7 +249,7 @@ export function createHandler(options: HandlerOptions): Handler {
     (await router.fetch(r) as Response | undefined) ??
       respond(r.request, r, notFound(inputOf(r)));
 
-  return (request) => {
+  const handle: Handler = (request) => {
     const index = options.index();
     const journal = options.journal();
     store.follow(index);
@@ -248,4 +261,5 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     return route(request, index, journal);
   };
+  return Object.assign(handle, { servedFeed: () => store.servedFeed(options.index()) });
 }

@@ -52,6 +52,11 @@ type Parts = Omit<Representation, "variants" | "held"> & { size: number };
 async function makeVariant(rep: Parts, coding: string): Promise<Variant> {
   const bytes = coding === "identity" ? rep.bytes : await compress(rep.bytes, coding);
   const etag = coding === "identity" ? rep.etag : await etagOf(bytes);
+  return variantOf(rep, coding, bytes, etag);
+}
+
+/** A variant of encoded bytes and their ETag, with its headers; noted in the representation. */
+function variantOf(rep: Parts, coding: string, bytes: Uint8Array, etag: string): Variant {
   rep.etags.add(etag);
   const ok: Record<string, string> = {
     ...rep.shared,
@@ -131,6 +136,57 @@ export async function represent(
   lastModified: number,
 ): Promise<Representation> {
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  const rep = partsOf(type, bytes, await etagOf(bytes), settings, lastModified);
+  const identity = makeVariant(rep, "identity");
+  rep.variants.set("identity", identity);
+  await identity;
+  return rep;
+}
+
+/**
+ * A representation of bytes whose ETag and encodings are known already (the
+ * full feed a server kept when it stopped, `pipeline/feed_image.ts`): the
+ * same object {@link represent} makes of the same bytes, without hashing or
+ * compressing them again.
+ *
+ * @param etag the quoted strong ETag of `bytes`
+ * @param encoded other encodings of `bytes`, each with the quoted strong ETag of its own bytes
+ *
+ * @example
+ * ```ts
+ * import { keptRepresentation } from "./representation.ts";
+ * const rep = keptRepresentation("application/json; charset=utf-8",
+ *   new TextEncoder().encode("{}"), '"44136fa355b3678a1146ad16f7e8649e"', [],
+ *   { cors: true, cacheControl: "public, max-age=60" }, Date.now());
+ * rep.ready.has("identity"); // true
+ * ```
+ */
+export function keptRepresentation(
+  type: string,
+  bytes: Uint8Array,
+  etag: string,
+  encoded: readonly { coding: string; bytes: Uint8Array; etag: string }[],
+  settings: HttpSettings,
+  lastModified: number,
+): Representation {
+  const rep = partsOf(type, bytes, etag, settings, lastModified);
+  for (const kept of [{ coding: "identity", bytes, etag }, ...encoded]) {
+    rep.variants.set(
+      kept.coding,
+      Promise.resolve(variantOf(rep, kept.coding, kept.bytes, kept.etag)),
+    );
+  }
+  return rep;
+}
+
+/** A representation's parts and its (empty) maps of variants. */
+function partsOf(
+  type: string,
+  bytes: Uint8Array,
+  etag: string,
+  settings: HttpSettings,
+  lastModified: number,
+): Parts & Representation {
   const seconds = Math.floor(lastModified / 1000) * 1000;
   const shared: Record<string, string> = {
     ...baseHeaders(settings),
@@ -139,7 +195,6 @@ export async function represent(
     "Last-Modified": new Date(seconds).toUTCString(),
     "Vary": "Accept-Encoding",
   };
-  const etag = await etagOf(bytes);
   const parts: Parts = {
     bytes,
     etag,
@@ -149,14 +204,10 @@ export async function represent(
     ready: new Map<string, Variant>(),
     size: bytes.length,
   };
-  const rep: Parts & Representation = Object.assign(parts, {
+  return Object.assign(parts, {
     variants: new Map<string, Promise<Variant>>(),
     held: () => parts.size,
   });
-  const identity = makeVariant(rep, "identity");
-  rep.variants.set("identity", identity);
-  await identity;
-  return rep;
 }
 
 /**

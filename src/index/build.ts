@@ -252,6 +252,27 @@ export function buildIndexFrom(
 }
 
 /** What a build hands to the next, typed as the opaque {@link IndexReuse} it is outside. */
+/**
+ * The same index with another build time (`meta.generated`,
+ * `Last-Modified`): a start that finds the content as a stopped server
+ * served it takes that server's build time, so its answers, and their
+ * ETags, are the same bytes (`service.ts`, SPEC 17). A copy of the index's
+ * properties (its lookups stay lazy, and are shared with `index`).
+ *
+ * @example
+ * ```ts
+ * import { withBuiltAt } from "./build.ts";
+ * import { buildIndex } from "./build_parsed.ts";
+ * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [] }, 0);
+ * withBuiltAt(index, Date.UTC(2026, 10, 21, 9, 15, 2)).generated; // "2026-11-21 09:15:02"
+ * ```
+ */
+export function withBuiltAt(index: Index, builtAt: number): Index {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(index));
+  return Object.assign(copy, { builtAt, generated: formatTimestamp(builtAt) }) as Index;
+}
+
 function reuse(value: Reuse): IndexReuse {
   return value;
 }

@@ -45,6 +45,8 @@ export interface Journal {
    * start (changes made while no server ran), the whole feed is.
    */
   record(index: Index, now: number, changes?: IndexChanges): JournalState;
+  /** An item's change key, as records compare them (made once per item object). */
+  keyOf(item: Item): string;
   /** Closes the database, and lets another server have it. */
   close(): void;
 }
@@ -120,6 +122,7 @@ export function createJournal(options: JournalOptions): Journal {
     get cache() {
       return store?.cache;
     },
+    keyOf,
     record(index, now, since) {
       const recordOf = (item: Item): RecordedItem => ({
         id: item.id,

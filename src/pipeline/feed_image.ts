@@ -1,0 +1,98 @@
+// The full feed kept across a restart (SPEC 17): what a server that stops
+// gracefully leaves in its state folder, so the next start that finds the
+// same content serves those bytes (and their ETags) instead of writing and
+// compressing the feed again. This file says what an image holds and what
+// it must match; `sync/derivation_store.ts` keeps it (a table of the derivation cache), `service.ts` decides.
+import type { Index } from "../index/build.ts";
+import type { Item } from "../index/item.ts";
+import { sha256HexSync } from "../util/sha256.ts";
+
+/** One encoding of the full feed an image holds besides its identity bytes. */
+export interface EncodedFeed {
+  /** The coding (`gzip`, `br`). */
+  readonly coding: string;
+  readonly bytes: Uint8Array;
+  /** Quoted strong ETag of these bytes. */
+  readonly etag: string;
+}
+
+/** What an image says of itself, read before its bytes: enough to know whether a start wants them. */
+export interface FeedImageMeta {
+  /** What it was made of ({@link feedImageKey}): a start uses it only when its own key is this. */
+  readonly key: string;
+  /** The index's build time (epoch ms). */
+  readonly builtAt: number;
+  /** The base URL its links were written with, without a trailing slash. */
+  readonly base: string;
+  /** Its `Content-Type`. */
+  readonly type: string;
+  /** Quoted strong ETag of the identity bytes. */
+  readonly etag: string;
+  /** The encodings it holds besides the identity bytes, with their ETags. */
+  readonly encoded: readonly { readonly coding: string; readonly etag: string }[];
+}
+
+/** The full feed as a server served it when it stopped. */
+export interface FeedImage {
+  /** What it was made of ({@link feedImageKey}): a start uses it only when its own key is this. */
+  readonly key: string;
+  /** The index's build time (epoch ms): the `generated` and `Last-Modified` it was served with. */
+  readonly builtAt: number;
+  /** The base URL its links were written with, without a trailing slash. */
+  readonly base: string;
+  /** Its `Content-Type`. */
+  readonly type: string;
+  /** The identity bytes. */
+  readonly bytes: Uint8Array;
+  /** Where each item's object starts in them (`FeedBytes.starts`). */
+  readonly starts: Uint32Array;
+  /** Quoted strong ETag of the identity bytes. */
+  readonly etag: string;
+  /** The encodings made while it was served. */
+  readonly encoded: readonly EncodedFeed[];
+}
+
+/** What a full feed's bytes are a function of, besides the index's build time. */
+export interface FeedImageInputs {
+  /** The code's version (`source/code_version.ts`): other code may write other bytes. */
+  readonly version: string;
+  /** The base URL links are written with. */
+  readonly base: string;
+  /** `meta.cursor`. */
+  readonly cursor: string;
+  /** The index; its settings, and each feed item's change key and tag counts, are hashed. */
+  readonly index: Index;
+  /** An item's change key (`sync/change_key.ts`): every seed field but `link` and tag counts. */
+  readonly keyOf: (item: Item) => string;
+}
+
+/**
+ * The key of a full feed's bytes, but for `meta.generated`: a SHA-256 of
+ * the code's version, the index's settings, the base URL, the cursor, and
+ * of each feed item in order its change key (which covers every seed field
+ * but `link`, made of `type`, `uri` and the base URL, and the tags' counts)
+ * and its tags' counts. Two indexes with the same key write the same feed,
+ * byte for byte, when they are built at the same time.
+ *
+ * @example
+ * ```ts
+ * import { feedImageKey } from "./feed_image.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
+ * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [] }, 0);
+ * feedImageKey({ version: "v1", base: "https://example.com", cursor: "k3v9q2.0", index,
+ *   keyOf: (item) => item.id }); // "5d1e…" (64 hex digits)
+ * ```
+ */
+export function feedImageKey(inputs: FeedImageInputs): string {
+  const { index, keyOf } = inputs;
+  const parts: string[] = [
+    JSON.stringify([inputs.version, index.settings, inputs.base, inputs.cursor, index.feed.length]),
+  ];
+  for (const item of index.feed) {
+    let counts = "";
+    for (const tag of item.tags) counts += `,${tag.count}`;
+    parts.push(`${keyOf(item)}${counts}`);
+  }
+  return sha256HexSync(parts.join("\n"));
+}

@@ -1,0 +1,259 @@
+// SPEC 17, a restart with nothing changed: a server that stops gracefully
+// keeps the full feed it served (bytes, offsets, ETags, encodings) in its
+// state folder, and the next start that finds the same content serves those
+// bytes with their build time instead of writing and compressing the feed
+// again, so every answer (and ETag) is the one clients hold. Differential:
+// what the kept image serves must equal what writing the feed anew gives.
+// Anything else (an edit, another base URL, a journal gone, an image taken
+// already, a damaged one) serves a feed written now, as before.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { createContentApi } from "../mod.ts";
+import type { ContentApi } from "../mod.ts";
+import { renderFullFeed } from "../src/feed/feed_bytes.ts";
+import { derivationTables } from "../src/sync/derivation_store.ts";
+import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
+
+const BASE = "https://example.com";
+const FEED = `${BASE}/api/content.json`;
+const HOUR = 3_600_000;
+
+function files(): Record<string, string> {
+  const out: Record<string, string> = {
+    "services.yaml": configFor(["docs", "blog", "api"], BASE),
+    "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news", "deno"] }, LONG),
+  };
+  for (let i = 0; i < 12; i++) {
+    out[`docs/s${i % 3}/doc-${i}.md`] = md(
+      { title: `Doc ${i}`, tags: [`t${i % 4}`, "deno"] },
+      `${LONG} Number ${i}, café.`,
+    );
+  }
+  return out;
+}
+
+/** What a client sees of the full feed: identity and gzip, bytes and validators. */
+interface Seen {
+  identity: Uint8Array;
+  etag: string | null;
+  lastModified: string | null;
+  gzip: Uint8Array;
+  gzipEtag: string | null;
+  generated: string;
+}
+
+async function fullFeed(api: ContentApi): Promise<Seen> {
+  const identity = await api.fetch(
+    new Request(FEED, { headers: { "accept-encoding": "identity" } }),
+  );
+  const gzip = await api.fetch(new Request(FEED, { headers: { "accept-encoding": "gzip" } }));
+  assert.equal(identity.status, 200);
+  assert.equal(gzip.headers.get("content-encoding"), "gzip");
+  const bytes = new Uint8Array(await identity.arrayBuffer());
+  return {
+    identity: bytes,
+    etag: identity.headers.get("etag"),
+    lastModified: identity.headers.get("last-modified"),
+    gzip: new Uint8Array(await gzip.arrayBuffer()),
+    gzipEtag: gzip.headers.get("etag"),
+    generated: JSON.parse(new TextDecoder().decode(bytes)).meta.generated,
+  };
+}
+
+/** Starts the service at the clock `now`, runs `fn`, closes it (its state folder stays). */
+async function startedAt<T>(
+  root: string,
+  now: number,
+  fn: (api: ContentApi) => Promise<T>,
+  options: { baseUrl?: string; config?: string } = {},
+): Promise<T> {
+  const api = await createContentApi({
+    config: join(root, options.config ?? "services.yaml"),
+    logger: memoryLogger(),
+    now: () => now,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  });
+  try {
+    return await fn(api);
+  } finally {
+    api.close();
+  }
+}
+
+/** The bytes writing the current index's full feed anew gives (what a start without an image serves). */
+function written(api: ContentApi): Uint8Array {
+  return renderFullFeed(api.index, BASE, api.cursor).bytes;
+}
+
+const T0 = Date.UTC(2026, 0, 1, 9);
+
+describe("a restart with nothing changed serves the full feed its last server kept (SPEC 17)", () => {
+  it("the same bytes, ETags and Last-Modified; the same as writing it anew; never left for a start after a change", async () => {
+    const root = await writeSite(files());
+    try {
+      const first = await startedAt(root, T0, fullFeed);
+      assert.equal(first.generated, "2026-01-01 09:00:00");
+      const again = await startedAt(root, T0 + HOUR, async (api) => {
+        const seen = await fullFeed(api);
+        // Differential: the kept bytes are what this index's feed is, written anew.
+        assert.deepEqual(seen.identity, written(api));
+        assert.equal(api.index.builtAt, T0, "the stopped server's build time");
+        // A page is cut from the kept feed: it agrees with it.
+        const page = await (await api.fetch(new Request(`${FEED}?type=docs&limit=3`))).json();
+        assert.equal(page.meta.generated, first.generated);
+        return seen;
+      });
+      assert.deepEqual(again.identity, first.identity);
+      assert.equal(again.etag, first.etag);
+      assert.equal(again.lastModified, first.lastModified);
+      assert.deepEqual(again.gzip, first.gzip);
+      assert.equal(again.gzipEtag, first.gzipEtag);
+      assert.equal(again.generated, first.generated);
+
+      // That start kept it again (it served it): a third one serves it too.
+      const third = await startedAt(root, T0 + 2 * HOUR, fullFeed);
+      assert.equal(third.etag, first.etag);
+
+      // A server whose content changed while it ran, and that did not serve the new feed,
+      // keeps none: the image it took is not left for a start after the change.
+      await startedAt(root, T0 + 3 * HOUR, async (api) => {
+        assert.equal(api.index.builtAt, T0, "it took the image");
+        await writeFile(
+          join(root, "docs/s0/doc-0.md"),
+          md({ title: "Doc 0, again", tags: ["t0"] }, LONG),
+        );
+        await api.reload();
+        assert.equal(api.index.builtAt, T0 + 3 * HOUR);
+      });
+      const fifth = await startedAt(root, T0 + 4 * HOUR, async (api) => {
+        const seen = await fullFeed(api);
+        assert.deepEqual(seen.identity, written(api));
+        return seen;
+      });
+      assert.equal(fifth.generated, "2026-01-01 13:00:00", "no image left behind");
+      assert.notEqual(fifth.etag, first.etag);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("an edit while stopped, another base URL or a journal begun again: the feed is written anew", async () => {
+    const root = await writeSite(files());
+    try {
+      const first = await startedAt(root, T0, fullFeed);
+      // A post added while no server ran (it changes other items' tag counts too).
+      await writeFile(
+        join(root, "blog/2024-06-01-more.md"),
+        md({ title: "More", tags: ["t1"] }, LONG),
+      );
+      const edited = await startedAt(root, T0 + HOUR, async (api) => {
+        const seen = await fullFeed(api);
+        assert.deepEqual(seen.identity, written(api));
+        return seen;
+      });
+      assert.equal(edited.generated, "2026-01-01 10:00:00");
+      assert.notEqual(edited.etag, first.etag);
+
+      // Another base URL (BASE_URL when the config sets none): its links are other bytes.
+      await writeFile(join(root, "services-nourl.yaml"), configFor(["docs", "blog", "api"]));
+      const other = "https://other.example";
+      await startedAt(root, T0 + 2 * HOUR, async (api) => {
+        const response = await api.fetch(new Request(`${other}/api/content.json`));
+        assert.equal((await response.json()).meta.url, `${other}/`);
+      }, { config: "services-nourl.yaml", baseUrl: other });
+      const back = await startedAt(root, T0 + 3 * HOUR, async (api) => {
+        assert.equal(api.index.builtAt, T0 + 3 * HOUR, "not the other base URL's feed");
+        return await fullFeed(api);
+      });
+      assert.equal(back.generated, "2026-01-01 12:00:00");
+
+      // The journal begun again (its file removed; the cursor is another): written anew.
+      const state = join(root, ".content-feed");
+      await startedAt(root, T0 + 4 * HOUR, fullFeed); // keeps an image at cursor c
+      const db = new DatabaseSync(join(state, "journal.sqlite"));
+      db.exec("DELETE FROM entries; UPDATE meta SET value = 'otherjournal' WHERE key = 'id'");
+      db.close();
+      const renewed = await startedAt(root, T0 + 5 * HOUR, async (api) => {
+        const seen = await fullFeed(api);
+        assert.deepEqual(seen.identity, written(api));
+        assert.match(api.cursor, /^otherjournal\./);
+        return seen;
+      });
+      assert.equal(renewed.generated, "2026-01-01 14:00:00");
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a damaged image is not served: the feed is written anew, and no warning is needed", async () => {
+    const root = await writeSite(files());
+    try {
+      await startedAt(root, T0, fullFeed);
+      const file = join(root, ".content-feed", "journal.sqlite");
+      const db = new DatabaseSync(file);
+      db.exec("DELETE FROM cache_feed WHERE name = 'starts'");
+      db.close();
+      const seen = await startedAt(root, T0 + HOUR, async (api) => {
+        const seen = await fullFeed(api);
+        assert.deepEqual(seen.identity, written(api));
+        return seen;
+      });
+      assert.equal(seen.generated, "2026-01-01 10:00:00");
+      assert.ok((await readFile(file)).length > 0);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("the store keeps an image whole, gives it once, and refuses a damaged one", () => {
+    const db = new DatabaseSync(":memory:");
+    const cache = derivationTables(db);
+    const bytes = new TextEncoder().encode('{"meta":{},"data":[{"id":"a"},{"id":"b"}]}');
+    const image = {
+      key: "k".repeat(64),
+      builtAt: T0,
+      base: BASE,
+      type: "application/json; charset=utf-8",
+      bytes,
+      starts: new Uint32Array([20, 31, 41]),
+      etag: '"e"',
+      encoded: [{ coding: "gzip", bytes: new Uint8Array([1, 2, 3]), etag: '"g"' }],
+    };
+    cache.keepFeed(image);
+    const taken = cache.takeFeed();
+    assert.deepEqual(taken && { ...taken, bytes: [...taken.bytes] }, {
+      ...image,
+      bytes: [...bytes],
+      encoded: [{ coding: "gzip", bytes: new Uint8Array([1, 2, 3]), etag: '"g"' }],
+    });
+    assert.equal(cache.takeFeed(), undefined, "taken once");
+    // Offsets that run past the bytes, or do not grow: no image.
+    cache.keepFeed({ ...image, starts: new Uint32Array([20, 31, 4100]) });
+    assert.equal(cache.takeFeed(), undefined);
+    cache.keepFeed({ ...image, starts: new Uint32Array([20, 20, 41]) });
+    assert.equal(cache.takeFeed(), undefined);
+    cache.keepFeed(image);
+    db.exec("DELETE FROM cache_feed WHERE name = 'encoded:gzip'");
+    assert.equal(cache.takeFeed(), undefined, "an encoding its meta names is missing");
+    db.close();
+  });
+});
+
+// A test of the file's own: the state folder removed between starts keeps nothing.
+describe("a start on an empty state folder writes the feed anew", () => {
+  it("even when a server on another state folder kept one", async () => {
+    const root = await writeSite(files());
+    try {
+      const first = await startedAt(root, T0, fullFeed);
+      await rm(join(root, ".content-feed"), { recursive: true });
+      const fresh = await startedAt(root, T0 + HOUR, fullFeed);
+      assert.equal(fresh.generated, "2026-01-01 10:00:00");
+      assert.notEqual(fresh.etag, first.etag);
+    } finally {
+      await removeSite(root);
+    }
+  });
+});
