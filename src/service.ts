@@ -10,6 +10,7 @@ import { type FeedImage, feedImageKey, type FeedImageMeta } from "./pipeline/fee
 import { codeVersion } from "./source/code_version.ts";
 import type { KeptFeed } from "./http/answer_store.ts";
 import type { JournalState } from "./sync/state.ts";
+import { keepFeedImage, takeFeedImage } from "./sync/feed_image_file.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
@@ -309,19 +310,17 @@ interface Opened {
 /**
  * The full feed the last server on this state folder kept when it stopped
  * (SPEC 17), if there is a whole one that `wanted`; taken either way (an
- * image is used once).
+ * image is used once). Only a server that holds the state folder (its
+ * journal on disk) takes or keeps one: a second server on the folder
+ * leaves the first's alone.
  */
-function takeFeedImage(
+function takeImage(
+  config: ContentConfig | undefined,
   journal: Journal,
-  warn: (message: string) => void,
   wanted: (meta: FeedImageMeta) => boolean,
 ): FeedImage | undefined {
-  try {
-    return journal.cache?.takeFeed(wanted);
-  } catch (error) {
-    warn(`the full feed kept by the last server cannot be read (${(error as Error).message})`);
-    return undefined;
-  }
+  if (!config || !journal.durable) return undefined;
+  return takeFeedImage(config.state, wanted);
 }
 
 /**
@@ -329,17 +328,17 @@ function takeFeedImage(
  * 17): its bytes, offsets, ETag and encodings, under the key of what they
  * were made of. A feed not served, or a journal not on disk, keeps nothing.
  */
-function keepFeedImage(
+function keepImage(
+  config: ContentConfig | undefined,
   journal: Journal,
   served: KeptFeed | undefined,
   index: Index,
   state: JournalState,
   warn: (message: string) => void,
 ): void {
-  const cache = journal.cache;
-  if (!served || !cache) return;
+  if (!served || !config || !journal.durable) return;
   try {
-    cache.keepFeed({
+    keepFeedImage(config.state, {
       key: feedImageKey({
         version: codeVersion(),
         base: served.base,
@@ -419,18 +418,13 @@ async function serveFirstIndex(
   let keptFeed: KeptFeed | undefined;
   try {
     const built = await build();
+    const cursor = formatCursor(journal.state.id, journal.state.head);
     /** The key of this start's full feed for a base URL, as of the journal's cursor now. */
     const keyFor = (base: string, of: Index) =>
-      feedImageKey({
-        version: codeVersion(),
-        base,
-        cursor: formatCursor(journal.state.id, journal.state.head),
-        index: of,
-        keyOf: journal.keyOf,
-      });
-    const kept = takeFeedImage(
+      feedImageKey({ version: codeVersion(), base, cursor, index: of, keyOf: journal.keyOf });
+    const kept = takeImage(
+      config,
       journal,
-      logWarning,
       (meta) =>
         (baseUrl === undefined || baseUrl === meta.base) &&
         meta.key === keyFor(meta.base, built.index),
@@ -439,7 +433,7 @@ async function serveFirstIndex(
     const same = kept !== undefined && kept.starts.length === built.index.feed.length + 1;
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
     // Recording it changed nothing (the same items), unless the journal went its own way.
-    if (same && kept.key === keyFor(kept.base, index)) {
+    if (same && formatCursor(journalState.id, journalState.head) === cursor) {
       const { base, type, bytes, starts, etag, encoded } = kept;
       keptFeed = { base, type, full: { bytes, starts }, etag, encoded };
     }
@@ -556,7 +550,7 @@ async function serveFirstIndex(
       clearTimeout(flushTimer);
       flushTimer = undefined;
       pipeline.flush();
-      keepFeedImage(journal, handle.servedFeed(), index!, journalState, logWarning);
+      keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning);
       journal.close();
     },
   };

@@ -8,18 +8,22 @@
 // already, a damaged one) serves a feed written now, as before.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createContentApi } from "../mod.ts";
 import type { ContentApi } from "../mod.ts";
 import { renderFullFeed } from "../src/feed/feed_bytes.ts";
-import { derivationTables } from "../src/sync/derivation_store.ts";
+import { FEED_IMAGE_FILE, keepFeedImage, takeFeedImage } from "../src/sync/feed_image_file.ts";
+import type { FeedImage } from "../src/pipeline/feed_image.ts";
 import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
 
 const BASE = "https://example.com";
 const FEED = `${BASE}/api/content.json`;
 const HOUR = 3_600_000;
+/** The length of the image file's magic line: its `meta` length follows. */
+const MAGIC_LENGTH = "content-feed feed image 1\n".length;
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {
@@ -191,54 +195,100 @@ describe("a restart with nothing changed serves the full feed its last server ke
   it("a damaged image is not served: the feed is written anew, and no warning is needed", async () => {
     const root = await writeSite(files());
     try {
-      await startedAt(root, T0, fullFeed);
-      const file = join(root, ".content-feed", "journal.sqlite");
-      const db = new DatabaseSync(file);
-      db.exec("DELETE FROM cache_feed WHERE name = 'starts'");
-      db.close();
-      const seen = await startedAt(root, T0 + HOUR, async (api) => {
-        const seen = await fullFeed(api);
-        assert.deepEqual(seen.identity, written(api));
-        return seen;
-      });
-      assert.equal(seen.generated, "2026-01-01 10:00:00");
-      assert.ok((await readFile(file)).length > 0);
+      const file = join(root, ".content-feed", FEED_IMAGE_FILE);
+      for (const damage of ["truncated", "a byte of its length changed"]) {
+        await startedAt(root, T0, fullFeed);
+        const kept = await readFile(file);
+        if (damage === "truncated") await writeFile(file, kept.subarray(0, kept.length - 10));
+        else {
+          kept[MAGIC_LENGTH + 1] ^= 1;
+          await writeFile(file, kept);
+        }
+        const log = memoryLogger();
+        const api = await createContentApi({
+          config: join(root, "services.yaml"),
+          logger: log,
+          now: () => T0 + HOUR,
+        });
+        try {
+          const seen = await fullFeed(api);
+          assert.deepEqual(seen.identity, written(api), damage);
+          assert.equal(seen.generated, "2026-01-01 10:00:00", damage);
+          assert.deepEqual(log.warnings(), [], damage);
+        } finally {
+          api.close();
+        }
+        await rm(join(root, ".content-feed"), { recursive: true });
+      }
     } finally {
       await removeSite(root);
     }
   });
 
-  it("the store keeps an image whole, gives it once, and refuses a damaged one", () => {
-    const db = new DatabaseSync(":memory:");
-    const cache = derivationTables(db);
-    const bytes = new TextEncoder().encode('{"meta":{},"data":[{"id":"a"},{"id":"b"}]}');
-    const image = {
-      key: "k".repeat(64),
-      builtAt: T0,
-      base: BASE,
-      type: "application/json; charset=utf-8",
-      bytes,
-      starts: new Uint32Array([20, 31, 41]),
-      etag: '"e"',
-      encoded: [{ coding: "gzip", bytes: new Uint8Array([1, 2, 3]), etag: '"g"' }],
-    };
-    cache.keepFeed(image);
-    const taken = cache.takeFeed();
-    assert.deepEqual(taken && { ...taken, bytes: [...taken.bytes] }, {
-      ...image,
-      bytes: [...bytes],
-      encoded: [{ coding: "gzip", bytes: new Uint8Array([1, 2, 3]), etag: '"g"' }],
-    });
-    assert.equal(cache.takeFeed(), undefined, "taken once");
-    // Offsets that run past the bytes, or do not grow: no image.
-    cache.keepFeed({ ...image, starts: new Uint32Array([20, 31, 4100]) });
-    assert.equal(cache.takeFeed(), undefined);
-    cache.keepFeed({ ...image, starts: new Uint32Array([20, 20, 41]) });
-    assert.equal(cache.takeFeed(), undefined);
-    cache.keepFeed(image);
-    db.exec("DELETE FROM cache_feed WHERE name = 'encoded:gzip'");
-    assert.equal(cache.takeFeed(), undefined, "an encoding its meta names is missing");
-    db.close();
+  it("the file keeps an image whole, gives it once, and refuses a damaged one", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "content-feed-image-"));
+    try {
+      const bytes = new TextEncoder().encode('{"meta":{},"data":[{"id":"a"},{"id":"b"}]}');
+      const image = {
+        key: "k".repeat(64),
+        builtAt: T0,
+        base: BASE,
+        type: "application/json; charset=utf-8",
+        bytes,
+        starts: new Uint32Array([20, 31, 41]),
+        etag: '"e"',
+        encoded: [{ coding: "gzip", bytes: new Uint8Array([1, 2, 3]), etag: '"g"' }],
+      };
+      const plain = (taken: FeedImage | undefined) =>
+        taken && {
+          ...taken,
+          bytes: [...taken.bytes],
+          encoded: taken.encoded.map((e) => ({ ...e, bytes: [...e.bytes] })),
+        };
+      keepFeedImage(folder, image);
+      let asked: unknown;
+      const taken = takeFeedImage(folder, (meta) => (asked = meta, true));
+      assert.deepEqual(plain(taken), plain(image));
+      assert.equal((asked as { key: string }).key, image.key, "asked with its meta");
+      assert.equal(takeFeedImage(folder, () => true), undefined, "taken once");
+      // Not wanted: not read, and gone all the same.
+      keepFeedImage(folder, image);
+      assert.equal(takeFeedImage(folder, () => false), undefined);
+      assert.equal(takeFeedImage(folder, () => true), undefined);
+      // Offsets that run past the bytes, or do not grow: no image.
+      keepFeedImage(folder, { ...image, starts: new Uint32Array([20, 31, 4100]) });
+      assert.equal(takeFeedImage(folder, () => true), undefined);
+      keepFeedImage(folder, { ...image, starts: new Uint32Array([20, 20, 41]) });
+      assert.equal(takeFeedImage(folder, () => true), undefined);
+      // A file that is not one: no image.
+      await writeFile(join(folder, FEED_IMAGE_FILE), "not an image");
+      assert.equal(takeFeedImage(folder, () => true), undefined);
+      assert.deepEqual(await readdir(folder), [], "no temporary file left behind");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a second server on the state folder keeps no image", () => {
+  it("it neither takes the first's nor writes its own", async () => {
+    const root = await writeSite(files());
+    const file = join(root, ".content-feed", FEED_IMAGE_FILE);
+    const exists = () => readFile(file).then(() => true, () => false);
+    try {
+      await startedAt(root, T0, fullFeed);
+      assert.ok(await exists(), "a graceful stop keeps one");
+      await startedAt(root, T0 + HOUR, async (holder) => {
+        assert.equal(holder.index.builtAt, T0, "the holder took it");
+        assert.ok(!(await exists()));
+        const second = await startedAt(root, T0 + 2 * HOUR, fullFeed);
+        assert.equal(second.generated, "2026-01-01 11:00:00");
+        assert.ok(!(await exists()), "the second server wrote none");
+      });
+      assert.ok(await exists(), "the holder kept its own at its stop");
+    } finally {
+      await removeSite(root);
+    }
   });
 });
 

@@ -9,7 +9,6 @@ import type { IndexedFile } from "../fields/indexed_file.ts";
 import type { PageContext } from "../fields/page.ts";
 import type { CommitDates, GitHistory } from "../source/git.ts";
 import type { Entry } from "../source/loader_types.ts";
-import type { FeedImage, FeedImageMeta } from "./feed_image.ts";
 import { isWarning } from "../source/parse.ts";
 import { sha256HexSync } from "../util/sha256.ts";
 
@@ -104,14 +103,6 @@ export interface DerivationCache {
   open(key: CacheKey): OpenedCache;
   /** Applies changes to some parts in one transaction. */
   write(change: CacheWrite): void;
-  /** Keeps the full feed a stopping server served, in place of any kept before. */
-  keepFeed(image: FeedImage): void;
-  /**
-   * The full feed kept by the last server that stopped, if there is a whole
-   * one that `wanted` (given what it says of itself) wants; removed as it
-   * is taken, wanted or not: an image is used by one start at most.
-   */
-  takeFeed(wanted?: (meta: FeedImageMeta) => boolean): FeedImage | undefined;
 }
 
 /**

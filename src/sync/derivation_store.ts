@@ -17,7 +17,6 @@ import type {
   OpenedCache,
 } from "../pipeline/derivation_cache.ts";
 import type { GitHistory, HistoryDates } from "../source/git.ts";
-import type { FeedImage, FeedImageMeta } from "../pipeline/feed_image.ts";
 
 /** The cache's tables and their columns, in order. */
 const TABLES: Record<string, { columns: string; create: string }> = {
@@ -34,16 +33,13 @@ const TABLES: Record<string, { columns: string; create: string }> = {
     columns: "part,rows",
     create: "CREATE TABLE cache_parts (part INTEGER PRIMARY KEY, rows TEXT NOT NULL)",
   },
-  // The full feed a server served when it stopped (`feed/feed_image.ts`), a row per part:
-  // `meta` (JSON), `identity`, `starts` (little-endian 32-bit offsets), `encoded:<coding>`.
-  cache_feed: {
-    columns: "name,bytes",
-    create: "CREATE TABLE cache_feed (name TEXT PRIMARY KEY, bytes BLOB NOT NULL)",
-  },
 };
 
-/** Tables an earlier version of the cache made, dropped when found. */
-const FORMER = ["cache_files", "cache_git"];
+/**
+ * Tables an earlier version of the cache made, dropped when found
+ * (`cache_feed`: the kept full feed, a file of its own since, `sync/feed_image_file.ts`).
+ */
+const FORMER = ["cache_files", "cache_git", "cache_feed"];
 
 /** Whether a table of the state database is the cache's (the journal's schema check passes over them). */
 export function isCacheTable(name: string): boolean {
@@ -99,7 +95,6 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
     "INSERT INTO cache_parts (part, rows) VALUES (?, ?) ON CONFLICT (part) DO UPDATE SET rows = excluded.rows",
   );
   const dropPart = db.prepare("DELETE FROM cache_parts WHERE part = ?");
-  const putFeed = db.prepare("INSERT INTO cache_feed (name, bytes) VALUES (?, ?)");
 
   /**
    * Runs `work` in one transaction, committed without waiting for the disk
@@ -250,86 +245,7 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
         putMeta.run("git.files", JSON.stringify(files));
       });
     },
-    keepFeed(image: FeedImage) {
-      const { bytes, starts, encoded, ...meta } = image;
-      const offsets = new Uint8Array(starts.length * 4);
-      const view = new DataView(offsets.buffer);
-      for (let i = 0; i < starts.length; i++) view.setUint32(i * 4, starts[i], true);
-      transaction(() => {
-        db.exec("DELETE FROM cache_feed");
-        const codings = encoded.map(({ coding, etag }) => ({ coding, etag }));
-        putFeed.run("meta", encoder.encode(JSON.stringify({ ...meta, encoded: codings })));
-        putFeed.run("identity", bytes);
-        putFeed.run("starts", offsets);
-        for (const { coding, bytes } of encoded) putFeed.run(`encoded:${coding}`, bytes);
-      });
-    },
-    takeFeed(wanted) {
-      const names = db.prepare("SELECT name FROM cache_feed").all() as { name: string }[];
-      if (names.length === 0) return undefined;
-      try {
-        // The parts' bytes are read only for an image the caller wants (at 100,000 items, 85 MB).
-        const meta = metaOf(
-          (db.prepare("SELECT bytes FROM cache_feed WHERE name = 'meta'").get() as
-            | { bytes: Uint8Array }
-            | undefined)?.bytes,
-        );
-        if (!meta || (wanted && !wanted(meta))) return undefined;
-        const rows = new Map(
-          (db.prepare("SELECT name, bytes FROM cache_feed").all() as {
-            name: string;
-            bytes: Uint8Array;
-          }[]).map(({ name, bytes }) => [name, bytes]),
-        );
-        return imageOf(meta, rows);
-      } finally {
-        // Used once: a later start, after changes this one serves, has nothing to mistake.
-        transaction(() => db.exec("DELETE FROM cache_feed"));
-      }
-    },
   };
-}
-
-const encoder = new TextEncoder();
-
-/** What an image's `meta` row says, or `undefined` when it says it wrong. */
-function metaOf(bytes: Uint8Array | undefined): FeedImageMeta | undefined {
-  try {
-    const meta = JSON.parse(new TextDecoder().decode(bytes));
-    const fine = typeof meta?.key === "string" && typeof meta.builtAt === "number" &&
-      typeof meta.base === "string" && typeof meta.type === "string" &&
-      typeof meta.etag === "string" && Array.isArray(meta.encoded) &&
-      meta.encoded.every((e: { coding?: unknown; etag?: unknown }) =>
-        typeof e?.coding === "string" && typeof e.etag === "string"
-      );
-    return fine ? meta : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The image the rows hold, or `undefined` when they are not a whole one (a start writes the feed then). */
-function imageOf(
-  meta: FeedImageMeta & { readonly encoded: readonly { coding: string; etag: string }[] },
-  rows: ReadonlyMap<string, Uint8Array>,
-): FeedImage | undefined {
-  const bytes = rows.get("identity");
-  const offsets = rows.get("starts");
-  if (!bytes || !offsets || offsets.length === 0 || offsets.length % 4 !== 0) return undefined;
-  const view = new DataView(offsets.buffer, offsets.byteOffset, offsets.byteLength);
-  const starts = new Uint32Array(offsets.length / 4);
-  for (let i = 0; i < starts.length; i++) {
-    starts[i] = view.getUint32(i * 4, true);
-    if (starts[i] >= bytes.length || (i > 0 && starts[i] <= starts[i - 1])) return undefined;
-  }
-  const encoded = [];
-  for (const { coding, etag } of meta.encoded) {
-    const kept = rows.get(`encoded:${coding}`);
-    if (!kept) return undefined;
-    encoded.push({ coding, etag, bytes: kept });
-  }
-  const { key, builtAt, base, type, etag } = meta;
-  return { key, builtAt, base, type, etag, bytes, starts, encoded };
 }
 
 function rollback(db: DatabaseSync): void {

@@ -271,7 +271,7 @@ function open(file: string): JournalStore {
       const fail = () => {
         throw error;
       };
-      cache = { open: fail, write: fail, keepFeed: fail, takeFeed: fail };
+      cache = { open: fail, write: fail };
     }
     const setMeta = db.prepare("UPDATE meta SET value = ? WHERE key = ?");
     return {
