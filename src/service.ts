@@ -6,7 +6,14 @@ import { createHandler, type Handler } from "./http/handler.ts";
 import { createStartingHandler } from "./http/starting.ts";
 import type { Tuning } from "./http/settings.ts";
 import { type Index, withBuiltAt } from "./index/build.ts";
-import { type FeedImage, feedImageKey, type FeedImageMeta } from "./pipeline/feed_image.ts";
+import {
+  feedFormatKey,
+  type FeedImage,
+  feedImageKey,
+  type FeedImageMeta,
+  feedItemKey,
+} from "./pipeline/feed_image.ts";
+import type { PreviousFeed } from "./feed/feed_bytes.ts";
 import { codeVersion } from "./source/code_version.ts";
 import type { KeptFeed } from "./http/answer_store.ts";
 import type { JournalState } from "./sync/state.ts";
@@ -338,14 +345,18 @@ function keepImage(
 ): void {
   if (!served || !config || !journal.durable) return;
   try {
+    const version = codeVersion();
+    const items = index.feed.map((item) => feedItemKey(item, journal.keyOf));
     keepFeedImage(config.state, {
       key: feedImageKey({
-        version: codeVersion(),
+        version,
         base: served.base,
         cursor: formatCursor(state.id, state.head),
         index,
-        keyOf: journal.keyOf,
+        items,
       }),
+      format: feedFormatKey(version, index, served.base),
+      items,
       builtAt: index.builtAt,
       base: served.base,
       type: served.type,
@@ -416,26 +427,51 @@ async function serveFirstIndex(
   };
   /** The full feed the last server kept when it stopped, when this start serves the same one. */
   let keptFeed: KeptFeed | undefined;
+  /** The full feed the last server kept, when this start's differs: its items' bytes. */
+  let previousFeed: PreviousFeed & { readonly base: string } | undefined;
   try {
     const built = await build();
+    const version = codeVersion();
     const cursor = formatCursor(journal.state.id, journal.state.head);
+    let items: string[] | undefined;
     /** The key of this start's full feed for a base URL, as of the journal's cursor now. */
-    const keyFor = (base: string, of: Index) =>
-      feedImageKey({ version: codeVersion(), base, cursor, index: of, keyOf: journal.keyOf });
+    const keyFor = (base: string) =>
+      feedImageKey({
+        version,
+        base,
+        cursor,
+        index: built.index,
+        items: items ??= built.index.feed.map((item) => feedItemKey(item, journal.keyOf)),
+      });
     const kept = takeImage(
       config,
       journal,
       (meta) =>
         (baseUrl === undefined || baseUrl === meta.base) &&
-        meta.key === keyFor(meta.base, built.index),
+        (meta.key === keyFor(meta.base) ||
+          meta.format === feedFormatKey(version, built.index, meta.base)),
     );
     // The same content as the stopped server's: its build time, so its bytes and ETags.
-    const same = kept !== undefined && kept.starts.length === built.index.feed.length + 1;
+    const same = kept !== undefined && kept.key === keyFor(kept.base) &&
+      kept.starts.length === built.index.feed.length + 1;
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
-    // Recording it changed nothing (the same items), unless the journal went its own way.
-    if (same && formatCursor(journalState.id, journalState.head) === cursor) {
+    if (kept === undefined) {
+      // no image, or one this start cannot use
+    } else if (same && formatCursor(journalState.id, journalState.head) === cursor) {
+      // Recording it changed nothing (the same items), unless the journal went its own way.
       const { base, type, bytes, starts, etag, encoded } = kept;
       keptFeed = { base, type, full: { bytes, starts }, etag, encoded };
+    } else {
+      // Other content, written with the same code and base URL: the items it holds as they
+      // were are copied from it when the full feed is first written (SPEC 17).
+      let places: Map<string, number> | undefined;
+      previousFeed = {
+        base: kept.base,
+        full: { bytes: kept.bytes, starts: kept.starts },
+        placeOf: (item) =>
+          (places ??= new Map(kept.items.map((key, i) => [key, i])))
+            .get(feedItemKey(item, journal.keyOf)),
+      };
     }
   } catch (error) {
     // A start that fails lets the journal go: the next start (in this process too) can hold it.
@@ -454,6 +490,7 @@ async function serveFirstIndex(
     mcpAnswerBytes: options.mcpAnswerBytes,
     listenHostname: options.listenHostname,
     keptFeed,
+    previousFeed,
     logError: (message) => logger.error(message),
     warn: logWarning,
     // The server's index holds no bodies (a snapshot's does): they are read

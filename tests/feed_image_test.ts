@@ -23,7 +23,7 @@ const BASE = "https://example.com";
 const FEED = `${BASE}/api/content.json`;
 const HOUR = 3_600_000;
 /** The length of the image file's magic line: its `meta` length follows. */
-const MAGIC_LENGTH = "content-feed feed image 1\n".length;
+const MAGIC_LENGTH = "content-feed feed image 2\n".length;
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {
@@ -192,6 +192,37 @@ describe("a restart with nothing changed serves the full feed its last server ke
     }
   });
 
+  it("a restart after an edit writes the full feed from the kept one: items as they were are copied", async () => {
+    const root = await writeSite(files());
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    try {
+      await startedAt(root, T0, fullFeed);
+      // A mark in an unchanged item's bytes in the kept feed (the same length): served if copied.
+      const file = join(root, ".content-feed", FEED_IMAGE_FILE);
+      const kept = await readFile(file);
+      const at = kept.indexOf('"title":"Doc 7"');
+      assert.ok(at > 0);
+      kept.set(new TextEncoder().encode('"title":"Doc Z"'), at);
+      await writeFile(file, kept);
+      // Another item's title edited while no server ran (its tags as they were).
+      await writeFile(
+        join(root, "docs/s0/doc-0.md"),
+        md({ title: "Doc 0, edited", tags: ["t0", "deno"] }, `${LONG} Number 0, café.`),
+      );
+      await startedAt(root, T0 + HOUR, async (api) => {
+        const seen = await fullFeed(api);
+        const text = decode(seen.identity);
+        assert.equal(seen.generated, "2026-01-01 10:00:00", "a feed of its own");
+        assert.ok(text.includes('"title":"Doc Z"'), "doc-7's bytes copied from the kept feed");
+        assert.ok(text.includes('"title":"Doc 0, edited"'), "the edited item written anew");
+        // The mark undone, it is the feed written anew, byte for byte.
+        assert.equal(text.replace('"title":"Doc Z"', '"title":"Doc 7"'), decode(written(api)));
+      });
+    } finally {
+      await removeSite(root);
+    }
+  });
+
   it("a damaged image is not served: the feed is written anew, and no warning is needed", async () => {
     const root = await writeSite(files());
     try {
@@ -238,6 +269,8 @@ describe("a restart with nothing changed serves the full feed its last server ke
         starts: new Uint32Array([20, 31, 41]),
         etag: '"e"',
         encoded: [{ coding: "gzip", bytes: new Uint8Array([1, 2, 3]), etag: '"g"' }],
+        format: "f".repeat(64),
+        items: ["a-key", "b-key"],
       };
       const plain = (taken: FeedImage | undefined) =>
         taken && {

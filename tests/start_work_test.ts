@@ -456,7 +456,10 @@ describe("a change costs what it changed (SPEC 17)", () => {
       for (const [path, text] of edits) {
         await writeFile(join(root, path), text);
         const next = (await pipeline.build(index, [join(root, path)])).index;
-        const patched = renderFullFeed(next, "https://example.com", "c.2", { index, full });
+        const patched = renderFullFeed(next, "https://example.com", "c.2", {
+          full,
+          placeOf: (item) => index.feedPlace.get(item),
+        });
         const fresh = renderFullFeed(next, "https://example.com", "c.2");
         assert.deepEqual(patched.starts, fresh.starts, path);
         assert.equal(Buffer.compare(Buffer.from(patched.bytes), Buffer.from(fresh.bytes)), 0, path);

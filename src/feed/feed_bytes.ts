@@ -73,15 +73,16 @@ export function renderFullFeed(
   index: Index,
   base: string,
   cursor?: string,
-  previous?: { readonly index: Index; readonly full: FeedBytes },
+  previous?: PreviousFeed,
 ): FeedBytes {
   const items = index.feed;
   const starts = new Uint32Array(items.length + 1);
   const head = feedHead(items.length, items.length, base, index.generated, cursor);
-  // An item the previous index's feed holds as it is (the same object) has
-  // the same bytes there: they are copied (SPEC 17: a change costs what it
-  // changed), and only the others are written.
-  const was = (item: Item) => previous?.index.feedPlace.get(item);
+  // An item an earlier feed holds as it is (the same object in the previous
+  // index, the same key in a kept image) has the same bytes there: they are
+  // copied (SPEC 17: a change costs what it changed), and only the others are
+  // written.
+  const was = (item: Item) => previous?.placeOf(item);
   const old = previous?.full;
   // One buffer written in place: its size is guessed from a sample of items
   // (or known from the previous feed's) and rarely grows, and no copy of the
@@ -111,6 +112,18 @@ export function renderFullFeed(
   starts[items.length] = out.at - 1;
   // A guess far over the size would hold memory for nothing: copy it out then.
   return { bytes: out.done(), starts };
+}
+
+/**
+ * An earlier full feed of the same base URL and code, and where it holds an
+ * item whose bytes are the same: the previous index's own feed (its
+ * `feedPlace` of the same item object), or the one a stopped server kept
+ * (`pipeline/feed_image.ts`: the place of the same item key).
+ */
+export interface PreviousFeed {
+  readonly full: FeedBytes;
+  /** The item's place in `full`, where its bytes there are its bytes now. */
+  readonly placeOf: (item: Item) => number | undefined;
 }
 
 /** What {@link feedBytes} writes beyond a page's items. */

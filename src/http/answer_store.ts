@@ -1,4 +1,4 @@
-import { type FeedBytes, renderFullFeed } from "../feed/feed_bytes.ts";
+import { type FeedBytes, type PreviousFeed, renderFullFeed } from "../feed/feed_bytes.ts";
 import type { AnswerPlan, Making } from "../feed/plan.ts";
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
@@ -83,6 +83,12 @@ export interface AnswerStore {
    * written again. The caller has checked that they are the index's.
    */
   seedFeed(index: Index, feed: KeptFeed): void;
+  /**
+   * Makes `index` the one followed, with `previous` the earlier full feed
+   * its own full feed is written from, for `previous.base`: the items it
+   * places are copied, not written again.
+   */
+  seedPrevious(index: Index, previous: PreviousFeed & { readonly base: string }): void;
 }
 
 /** A full feed as served: what a server keeps across a restart. */
@@ -147,7 +153,7 @@ export function createAnswerStore(
    * The last index's own full feed, until the new one's is made from it:
    * the items the two share are copied, not written again (SPEC 17).
    */
-  let before: { index: Index; base: string; full: FeedBytes } | undefined;
+  let before: PreviousFeed & { readonly base: string } | undefined;
   const ownFor = (base: string) => ({ base, key: `${base}\nfeed` });
   const isOwn = (c: AnswerContext) => {
     if (c.index !== current) return false;
@@ -219,10 +225,17 @@ export function createAnswerStore(
       );
       own.feed = { pending: Promise.resolve(rep), made: rep };
     },
+    seedPrevious(index, previous) {
+      this.follow(index);
+      if (own !== undefined && own.base !== previous.base) return;
+      own ??= ownFor(previous.base);
+      before = previous;
+    },
     follow(index) {
       if (index === current) return;
-      before = current && own?.full
-        ? { index: current, base: own.base, full: own.full }
+      const was = current;
+      before = was && own?.full
+        ? { base: own.base, full: own.full, placeOf: (item) => was.feedPlace.get(item) }
         : undefined;
       current = index;
       // An answer made of items the new index holds as they were is the same answer.

@@ -1,4 +1,5 @@
 import { Router } from "itty-router";
+import type { PreviousFeed } from "../feed/feed_bytes.ts";
 import { type AnswerPlan, type Plan, staleProblem } from "../feed/plan.ts";
 import { createSearchTexts, type ReadBody } from "../feed/search.ts";
 import { createItemTexts, type ReadBytes } from "../feed/item_text.ts";
@@ -61,6 +62,12 @@ export interface HandlerOptions extends HttpSettings {
    * not written and compressed again.
    */
   readonly keptFeed?: KeptFeed;
+  /**
+   * An earlier full feed of the same code and base URL (one a stopped server
+   * kept), whose items' bytes the index's own full feed copies where the
+   * items are as they were.
+   */
+  readonly previousFeed?: PreviousFeed & { readonly base: string };
 }
 
 /** A request on its way through the router: what every route needs. */
@@ -112,6 +119,7 @@ export function createHandler(options: HandlerOptions): ServiceHandler {
   const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes, options.warn);
   const store = createAnswerStore(options, options.baseUrl, itemTexts.gather);
   if (options.keptFeed) store.seedFeed(options.index(), options.keptFeed);
+  else if (options.previousFeed) store.seedPrevious(options.index(), options.previousFeed);
   const stale = (items: readonly Item[]) => options.stale?.(items);
   const searchTexts = options.readBody ? createSearchTexts(options.readBody, stale) : undefined;
   const answerMcp = createMcpAnswerer(options);

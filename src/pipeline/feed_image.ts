@@ -18,8 +18,13 @@ export interface EncodedFeed {
 
 /** What an image says of itself, read before its bytes: enough to know whether a start wants them. */
 export interface FeedImageMeta {
-  /** What it was made of ({@link feedImageKey}): a start uses it only when its own key is this. */
+  /** What it was made of ({@link feedImageKey}): a start serves it whole only when its own key is this. */
   readonly key: string;
+  /**
+   * What its items' bytes were written with ({@link feedFormatKey}): a start
+   * whose own is this copies the bytes of the items it holds as they were.
+   */
+  readonly format: string;
   /** The index's build time (epoch ms). */
   readonly builtAt: number;
   /** The base URL its links were written with, without a trailing slash. */
@@ -33,21 +38,13 @@ export interface FeedImageMeta {
 }
 
 /** The full feed as a server served it when it stopped. */
-export interface FeedImage {
-  /** What it was made of ({@link feedImageKey}): a start uses it only when its own key is this. */
-  readonly key: string;
-  /** The index's build time (epoch ms): the `generated` and `Last-Modified` it was served with. */
-  readonly builtAt: number;
-  /** The base URL its links were written with, without a trailing slash. */
-  readonly base: string;
-  /** Its `Content-Type`. */
-  readonly type: string;
+export interface FeedImage extends FeedImageMeta {
   /** The identity bytes. */
   readonly bytes: Uint8Array;
   /** Where each item's object starts in them (`FeedBytes.starts`). */
   readonly starts: Uint32Array;
-  /** Quoted strong ETag of the identity bytes. */
-  readonly etag: string;
+  /** Each feed item's {@link feedItemKey}, in feed order. */
+  readonly items: readonly string[];
   /** The encodings made while it was served. */
   readonly encoded: readonly EncodedFeed[];
 }
@@ -60,19 +57,53 @@ export interface FeedImageInputs {
   readonly base: string;
   /** `meta.cursor`. */
   readonly cursor: string;
-  /** The index; its settings, and each feed item's change key and tag counts, are hashed. */
+  /** The index: its settings and its feed's length. */
   readonly index: Index;
-  /** An item's change key (`sync/change_key.ts`): every seed field but `link` and tag counts. */
-  readonly keyOf: (item: Item) => string;
+  /** Its feed items' {@link feedItemKey}s, in feed order. */
+  readonly items: readonly string[];
+}
+
+/**
+ * What an item's bytes in the full feed are made of: its change key
+ * (`sync/change_key.ts`: every seed field but `link`, made of `type`, `uri`
+ * and the base URL, and the tags' counts) and its tags' counts.
+ *
+ * @example
+ * ```ts
+ * import { feedItemKey } from "./feed_image.ts";
+ * declare const item: import("../index/item.ts").Item;
+ * feedItemKey(item, (item) => item.id); // "docs_intro,12"
+ * ```
+ */
+export function feedItemKey(item: Item, keyOf: (item: Item) => string): string {
+  let key = keyOf(item);
+  for (const tag of item.tags) key += `,${tag.count}`;
+  return key;
+}
+
+/**
+ * What every item's bytes are written with besides the item: the code's
+ * version, the index's settings and the base URL, hashed.
+ *
+ * @example
+ * ```ts
+ * import { feedFormatKey } from "./feed_image.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
+ * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [] }, 0);
+ * feedFormatKey("v1", index, "https://example.com"); // "9a0c…" (64 hex digits)
+ * ```
+ */
+export function feedFormatKey(version: string, index: Index, base: string): string {
+  return sha256HexSync(JSON.stringify([version, index.settings, base]));
 }
 
 /**
  * The key of a full feed's bytes, but for `meta.generated`: a SHA-256 of
- * the code's version, the index's settings, the base URL, the cursor, and
- * of each feed item in order its change key (which covers every seed field
- * but `link`, made of `type`, `uri` and the base URL, and the tags' counts)
- * and its tags' counts. Two indexes with the same key write the same feed,
- * byte for byte, when they are built at the same time.
+ * the code's version, the index's settings, the base URL, the cursor, the
+ * feed's length and each feed item's {@link feedItemKey} in order. Two
+ * indexes with the same key write the same feed, byte for byte, when they
+ * are built at the same time.
  *
  * @example
  * ```ts
@@ -81,18 +112,17 @@ export interface FeedImageInputs {
  * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false,
  *   plugins: [] }, 0);
  * feedImageKey({ version: "v1", base: "https://example.com", cursor: "k3v9q2.0", index,
- *   keyOf: (item) => item.id }); // "5d1e…" (64 hex digits)
+ *   items: [] }); // "5d1e…" (64 hex digits)
  * ```
  */
 export function feedImageKey(inputs: FeedImageInputs): string {
-  const { index, keyOf } = inputs;
-  const parts: string[] = [
-    JSON.stringify([inputs.version, index.settings, inputs.base, inputs.cursor, index.feed.length]),
-  ];
-  for (const item of index.feed) {
-    let counts = "";
-    for (const tag of item.tags) counts += `,${tag.count}`;
-    parts.push(`${keyOf(item)}${counts}`);
-  }
-  return sha256HexSync(parts.join("\n"));
+  const { index, items } = inputs;
+  const head = JSON.stringify([
+    inputs.version,
+    index.settings,
+    inputs.base,
+    inputs.cursor,
+    index.feed.length,
+  ]);
+  return sha256HexSync(`${head}\n${items.join("\n")}`);
 }

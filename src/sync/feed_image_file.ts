@@ -22,7 +22,7 @@ import type { FeedImage, FeedImageMeta } from "../pipeline/feed_image.ts";
 export const FEED_IMAGE_FILE = "feed-image.bin";
 
 /** The file's first bytes: what it is, and the version of its layout. */
-const MAGIC = new TextEncoder().encode("content-feed feed image 1\n");
+const MAGIC = new TextEncoder().encode("content-feed feed image 2\n");
 /** A longer `meta` is not one this code wrote. */
 const MAX_META = 1 << 20;
 
@@ -32,6 +32,8 @@ interface StoredMeta extends FeedImageMeta {
   readonly length: number;
   /** Offsets kept (items + 1), each 4 bytes, little-endian. */
   readonly count: number;
+  /** Bytes of the items' keys, a JSON array. */
+  readonly itemsLength: number;
   readonly encoded: readonly {
     readonly coding: string;
     readonly etag: string;
@@ -43,7 +45,8 @@ interface StoredMeta extends FeedImageMeta {
  * Writes `image` to the state folder, in place of any kept before: the
  * layout is the magic line, the length of `meta` (4 bytes, little-endian),
  * `meta` as JSON, the identity bytes, the offsets (4 bytes each,
- * little-endian, whatever the machine), then each encoding.
+ * little-endian, whatever the machine), each encoding, then the items'
+ * keys as a JSON array.
  *
  * @throws {Error} when the folder cannot be written (the caller warns; nothing is kept then)
  *
@@ -55,15 +58,18 @@ interface StoredMeta extends FeedImageMeta {
  * ```
  */
 export function keepFeedImage(folder: string, image: FeedImage): void {
-  const { bytes, starts, encoded, key, builtAt, base, type, etag } = image;
+  const { bytes, starts, encoded, key, format, builtAt, base, type, etag } = image;
+  const items = new TextEncoder().encode(JSON.stringify(image.items));
   const meta: StoredMeta = {
     key,
+    format,
     builtAt,
     base,
     type,
     etag,
     length: bytes.length,
     count: starts.length,
+    itemsLength: items.length,
     encoded: encoded.map(({ coding, etag, bytes }) => ({ coding, etag, length: bytes.length })),
   };
   const metaBytes = new TextEncoder().encode(JSON.stringify(meta));
@@ -78,7 +84,9 @@ export function keepFeedImage(folder: string, image: FeedImage): void {
   try {
     const fd = openSync(temporary, "w");
     try {
-      for (const part of [head, metaBytes, bytes, offsets, ...encoded.map((e) => e.bytes)]) {
+      for (
+        const part of [head, metaBytes, bytes, offsets, ...encoded.map((e) => e.bytes), items]
+      ) {
         for (let at = 0; at < part.length;) at += writeSync(fd, part, at, part.length - at);
       }
       fsyncSync(fd);
@@ -152,7 +160,7 @@ function imageIn(fd: number, wanted: (meta: FeedImageMeta) => boolean): FeedImag
   if (!isStoredMeta(meta)) return undefined;
   const from = head.length + metaLength;
   const rest = meta.length + meta.count * 4 +
-    meta.encoded.reduce((sum, encoded) => sum + encoded.length, 0);
+    meta.encoded.reduce((sum, encoded) => sum + encoded.length, 0) + meta.itemsLength;
   if (from + rest !== size || !wanted(meta)) return undefined;
   const all = readAt(fd, rest, from);
   if (all.length !== rest) return undefined;
@@ -169,8 +177,13 @@ function imageIn(fd: number, wanted: (meta: FeedImageMeta) => boolean): FeedImag
     at += length;
     return { coding, etag, bytes: part };
   });
-  const { key, builtAt, base, type, etag } = meta;
-  return { key, builtAt, base, type, etag, bytes, starts, encoded };
+  const items = JSON.parse(new TextDecoder().decode(all.subarray(at)));
+  if (
+    !Array.isArray(items) || items.length !== meta.count - 1 ||
+    !items.every((item) => typeof item === "string")
+  ) return undefined;
+  const { key, format, builtAt, base, type, etag } = meta;
+  return { key, format, builtAt, base, type, etag, bytes, starts, encoded, items };
 }
 
 /** Whether a parsed `meta` says all a stored one says, each of the right kind. */
@@ -178,6 +191,7 @@ function isStoredMeta(meta: unknown): meta is StoredMeta {
   const m = meta as Record<string, unknown> | null;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
   return typeof m === "object" && m !== null && typeof m.key === "string" &&
+    typeof m.format === "string" && count(m.itemsLength) &&
     typeof m.builtAt === "number" && typeof m.base === "string" && typeof m.type === "string" &&
     typeof m.etag === "string" && count(m.length) && count(m.count) &&
     (m.count as number) > 0 && Array.isArray(m.encoded) &&
