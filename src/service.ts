@@ -489,8 +489,6 @@ async function serveFirstIndex(
     cacheBytes: options.cacheBytes,
     mcpAnswerBytes: options.mcpAnswerBytes,
     listenHostname: options.listenHostname,
-    keptFeed,
-    previousFeed,
     logError: (message) => logger.error(message),
     warn: logWarning,
     // The server's index holds no bodies (a snapshot's does): they are read
@@ -515,6 +513,10 @@ async function serveFirstIndex(
       });
     },
   });
+  // The kept feed goes to the handler, which lets it go with its index.
+  if (keptFeed) handle.seedFeed(keptFeed);
+  else if (previousFeed) handle.seedPrevious(previousFeed);
+  keptFeed = previousFeed = undefined;
   /** Files a request found changed, being re-read now. */
   const rereading = new Set<string>();
 

@@ -56,18 +56,6 @@ export interface HandlerOptions extends HttpSettings {
    * `mcp_origin.ts`).
    */
   readonly listenHostname?: string;
-  /**
-   * The full feed of the index as a server served it before it stopped,
-   * checked to be this index's (`pipeline/feed_image.ts`): served as it is,
-   * not written and compressed again.
-   */
-  readonly keptFeed?: KeptFeed;
-  /**
-   * An earlier full feed of the same code and base URL (one a stopped server
-   * kept), whose items' bytes the index's own full feed copies where the
-   * items are as they were.
-   */
-  readonly previousFeed?: PreviousFeed & { readonly base: string };
 }
 
 /** A request on its way through the router: what every route needs. */
@@ -87,6 +75,18 @@ export type Handler = (request: Request) => Response | Promise<Response>;
 export interface ServiceHandler extends Handler {
   /** The current index's full feed as served, if it was (`AnswerStore.servedFeed`). */
   servedFeed(): KeptFeed | undefined;
+  /**
+   * Serves `feed` as the current index's full feed: the one a server kept
+   * when it stopped, checked to be this index's (`pipeline/feed_image.ts`).
+   * Given here, not in the options, so that it is let go with its index.
+   */
+  seedFeed(feed: KeptFeed): void;
+  /**
+   * Writes the current index's first full feed from `previous` (one a
+   * stopped server kept, of the same code and base URL), copying the bytes
+   * of the items it holds as they are.
+   */
+  seedPrevious(previous: PreviousFeed & { readonly base: string }): void;
 }
 
 const decoder = new TextDecoder();
@@ -118,8 +118,6 @@ export function createHandler(options: HandlerOptions): ServiceHandler {
   const isRouted = routedPath(basePath);
   const itemTexts = createItemTexts(options.readBody, undefined, options.readBytes, options.warn);
   const store = createAnswerStore(options, options.baseUrl, itemTexts.gather);
-  if (options.keptFeed) store.seedFeed(options.index(), options.keptFeed);
-  else if (options.previousFeed) store.seedPrevious(options.index(), options.previousFeed);
   const stale = (items: readonly Item[]) => options.stale?.(items);
   const searchTexts = options.readBody ? createSearchTexts(options.readBody, stale) : undefined;
   const answerMcp = createMcpAnswerer(options);
@@ -269,5 +267,10 @@ export function createHandler(options: HandlerOptions): ServiceHandler {
     }
     return route(request, index, journal);
   };
-  return Object.assign(handle, { servedFeed: () => store.servedFeed(options.index()) });
+  return Object.assign(handle, {
+    servedFeed: () => store.servedFeed(options.index()),
+    seedFeed: (feed: KeptFeed) => store.seedFeed(options.index(), feed),
+    seedPrevious: (previous: PreviousFeed & { readonly base: string }) =>
+      store.seedPrevious(options.index(), previous),
+  });
 }
