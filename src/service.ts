@@ -434,15 +434,17 @@ async function serveFirstIndex(
     const version = codeVersion();
     const cursor = formatCursor(journal.state.id, journal.state.head);
     let items: string[] | undefined;
+    const keys = new Map<string, string>();
     /** The key of this start's full feed for a base URL, as of the journal's cursor now. */
-    const keyFor = (base: string) =>
-      feedImageKey({
-        version,
-        base,
-        cursor,
-        index: built.index,
-        items: items ??= built.index.feed.map((item) => feedItemKey(item, journal.keyOf)),
-      });
+    const keyFor = (base: string) => {
+      let key = keys.get(base);
+      if (key === undefined) {
+        items ??= built.index.feed.map((item) => feedItemKey(item, journal.keyOf));
+        key = feedImageKey({ version, base, cursor, index: built.index, items });
+        keys.set(base, key);
+      }
+      return key;
+    };
     const kept = takeImage(
       config,
       journal,
