@@ -12,6 +12,7 @@ import {
   feedImageKey,
   type FeedImageMeta,
   feedItemKey,
+  feedItemKeys,
 } from "./pipeline/feed_image.ts";
 import type { PreviousFeed } from "./feed/feed_bytes.ts";
 import { codeVersion } from "./source/code_version.ts";
@@ -346,7 +347,7 @@ function keepImage(
   if (!served || !config || !journal.durable) return;
   try {
     const version = codeVersion();
-    const items = index.feed.map((item) => feedItemKey(item, journal.keyOf));
+    const items = feedItemKeys(index, journal.keyOf);
     keepFeedImage(config.state, {
       key: feedImageKey({
         version,
@@ -433,37 +434,22 @@ async function serveFirstIndex(
     const built = await build();
     const version = codeVersion();
     const cursor = formatCursor(journal.state.id, journal.state.head);
-    let items: string[] | undefined;
-    const keys = new Map<string, string>();
-    /** The key of this start's full feed for a base URL, as of the journal's cursor now. */
-    const keyFor = (base: string) => {
-      let key = keys.get(base);
-      if (key === undefined) {
-        items ??= built.index.feed.map((item) => feedItemKey(item, journal.keyOf));
-        key = feedImageKey({ version, base, cursor, index: built.index, items });
-        keys.set(base, key);
-      }
-      return key;
-    };
-    const kept = takeImage(
-      config,
-      journal,
-      (meta) =>
-        (baseUrl === undefined || baseUrl === meta.base) &&
-        (meta.key === keyFor(meta.base) ||
-          meta.format === feedFormatKey(version, built.index, meta.base)),
-    );
+    /** This start's own key for the image's base URL, once the image says which it is. */
+    let ownKey: string | undefined;
+    const kept = takeImage(config, journal, (meta) => {
+      if (baseUrl !== undefined && baseUrl !== meta.base) return false;
+      const items = feedItemKeys(built.index, journal.keyOf);
+      ownKey = feedImageKey({ version, base: meta.base, cursor, index: built.index, items });
+      return meta.key === ownKey || meta.format === feedFormatKey(version, built.index, meta.base);
+    });
     // The same content as the stopped server's: its build time, so its bytes and ETags.
-    const same = kept !== undefined && kept.key === keyFor(kept.base) &&
-      kept.starts.length === built.index.feed.length + 1;
+    const same = kept !== undefined && kept.key === ownKey;
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
-    if (kept === undefined) {
-      // no image, or one this start cannot use
-    } else if (same && formatCursor(journalState.id, journalState.head) === cursor) {
+    if (kept && same && formatCursor(journalState.id, journalState.head) === cursor) {
       // Recording it changed nothing (the same items), unless the journal went its own way.
       const { base, type, bytes, starts, etag, encoded } = kept;
       keptFeed = { base, type, full: { bytes, starts }, etag, encoded };
-    } else {
+    } else if (kept) {
       // Other content, written with the same code and base URL: the items it holds as they
       // were are copied from it when the full feed is first written (SPEC 17).
       let places: Map<string, number> | undefined;

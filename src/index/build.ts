@@ -3,6 +3,7 @@ import { PLUGINS } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import type { Item, Tag } from "./item.ts";
+import { eachFiling } from "./filing.ts";
 import { keepsItem, sameList } from "./kept_item.ts";
 import { withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
@@ -216,11 +217,7 @@ export function buildIndexFrom(
     countOf.get(d.node.file.plugin)!.feed++;
     feedPlace.set(item, feed.length);
     feed.push(item);
-    add(lists.type, item.type, item);
-    add(lists.category, item.category, item);
-    for (const tag of item.tags) add(lists.tag, tag.slug, item);
-    for (const author of item.authors) add(lists.author, author.slug, item);
-    add(lists.year, item.date.slice(0, 4), item);
+    eachFiling(item, (list, key) => add(lists[list], key, item));
   }
   const duplicates = duplicateUrls(items);
   warnings.push(...duplicates);

@@ -12,6 +12,7 @@ import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
 import type { Index, IndexSettings, Reuse } from "./build.ts";
 import type { Item, Tag } from "./item.ts";
+import { eachFiling } from "./filing.ts";
 import { keepsItem } from "./kept_item.ts";
 import { patchedLookups, withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
@@ -125,15 +126,9 @@ export function patchIndex(
     feedPlace.delete(old);
     feedPlace.set(item, place);
     feed[place] = item;
-    const listed = replaceIn(lists.type, item.type, old, item) &&
-      replaceIn(lists.category, item.category, old, item) &&
-      replaceIn(lists.year, item.date.slice(0, 4), old, item) &&
-      [...new Set(item.tags.map((t) => t.slug))].every((tag) =>
-        replaceIn(lists.tag, tag, old, item)
-      ) &&
-      [...new Set(item.authors.map((a) => a.slug))].every((author) =>
-        replaceIn(lists.author, author, old, item)
-      );
+    // Each place the build files it under (once per filing, as the build adds it).
+    let listed = true;
+    eachFiling(item, (list, key) => listed &&= replaceIn(lists[list], key, old, item));
     if (!listed) return undefined;
   }
   warnings.push(...previous.duplicates);

@@ -82,6 +82,23 @@ export function feedItemKey(item: Item, keyOf: (item: Item) => string): string {
 }
 
 /**
+ * Each feed item's {@link feedItemKey}, in feed order: what an image keeps,
+ * and what its key hashes.
+ *
+ * @example
+ * ```ts
+ * import { feedItemKeys } from "./feed_image.ts";
+ * import { buildIndex } from "../index/build_parsed.ts";
+ * const index = buildIndex([], { title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [] }, 0);
+ * feedItemKeys(index, (item) => item.id); // []
+ * ```
+ */
+export function feedItemKeys(index: Index, keyOf: (item: Item) => string): string[] {
+  return index.feed.map((item) => feedItemKey(item, keyOf));
+}
+
+/**
  * What every item's bytes are written with besides the item: the code's
  * version, the index's settings and the base URL, hashed.
  *
