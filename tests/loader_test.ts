@@ -28,6 +28,7 @@ function loaderFor(config: ContentConfig, from: number, keepBody = true) {
       url: new URL("../src/pipeline/read_worker.ts", import.meta.url),
       data: { keepBody } satisfies ReadWorkerData,
       from,
+      cores: 1, // the helper is tested on any machine, two cores too
     },
   });
 }

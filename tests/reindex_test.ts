@@ -349,7 +349,7 @@ describe("re-index after git operations (SPEC 4, 10)", () => {
       git(root, ["add", "."]);
       git(root, ["commit", "-qm", "one"], "2020-01-02T10:00:00Z");
       const config = await loadConfigFile(join(root, "services.yaml"));
-      const loader = createContentFilesLoader(config, { keepBody: false });
+      const loader = createContentFilesLoader(config, { keepBody: false, helperCores: 1 });
       const first = await loader.load();
       assert.equal(first.read, 1100);
       assert.equal(first.files[0].fields.lastUpdate, "2020-01-02");

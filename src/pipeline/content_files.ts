@@ -53,6 +53,8 @@ export interface ContentFilesOptions {
   readonly cache?: DerivationCache;
   /** Where news of the cache and of git's history goes (a cache rebuilt, a history read again). */
   readonly notice?: (message: string) => void;
+  /** The cores a first load needs to share its files with the helper (see `LoaderHelper.cores`). */
+  readonly helperCores?: number;
 }
 
 /**
@@ -192,6 +194,7 @@ export function createContentFilesLoader(
       ),
       data: { keepBody, authorNames, pages } satisfies ReadWorkerData,
       adopt: (file) => withNames(file, shareNames),
+      ...(options.helperCores === undefined ? {} : { cores: options.helperCores }),
     },
   });
 

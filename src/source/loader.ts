@@ -187,7 +187,8 @@ export function createLoader<T extends object>(
       );
     const one = () => cursor < todo.length ? todo[cursor++] : undefined;
     const take = (count: number) => todo.slice(cursor, cursor += count);
-    const helped = helper && todo.length >= (helper.from ?? 1000);
+    const helped = helper && todo.length >= (helper.from ?? 1000) &&
+      coreCount() >= (helper.cores ?? 4);
     const [, byHelper] = await Promise.all([
       readContentFiles(one, readHere, blocking),
       helped ? runHelper(helper, take, store, readHere) : { read: 0, parses: 0 },
@@ -381,4 +382,10 @@ function holdsUnder(
  */
 function entryKey(plugin: string, abs: string): string {
   return `${plugin}\n${abs}`;
+}
+
+/** The cores the runtime says it may use (1 where it does not say). */
+function coreCount(): number {
+  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
+    ?.hardwareConcurrency ?? 1;
 }

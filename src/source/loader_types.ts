@@ -68,6 +68,12 @@ export interface LoaderHelper<T> {
   readonly data: unknown;
   /** A load that reads at least this many files uses the helper. Default 1,000. */
   readonly from?: number;
+  /**
+   * The helper is used only where the runtime reports at least this many
+   * cores (`navigator.hardwareConcurrency`). Default 4: on two cores it
+   * took longer and more memory than none (docs/performance.md).
+   */
+  readonly cores?: number;
   /** Turns what the worker posted back into what the loader keeps (shared objects, for example). */
   readonly adopt?: (value: T) => T;
 }
