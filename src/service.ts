@@ -7,6 +7,8 @@ import { createStartingHandler } from "./http/starting.ts";
 import type { Tuning } from "./http/settings.ts";
 import { type Index, withBuiltAt } from "./index/build.ts";
 import {
+  type EarlyCheck,
+  earlyKey,
   feedFormatKey,
   type FeedImage,
   feedImageKey,
@@ -14,6 +16,8 @@ import {
   feedItemKey,
   feedItemKeys,
 } from "./pipeline/feed_image.ts";
+import { createEarlyFeedHandler } from "./http/early_feed.ts";
+import { type ResolvedSite, resolveSite } from "./pipeline/site.ts";
 import type { PreviousFeed } from "./feed/feed_bytes.ts";
 import { codeVersion } from "./source/code_version.ts";
 import type { KeptFeed } from "./http/answer_store.ts";
@@ -29,6 +33,7 @@ import { formatCursor } from "./sync/cursor.ts";
 import {
   contentPipeline,
   createPipeline,
+  currentRestartKey,
   fixedSource,
   type Pipeline,
   type PipelineBuild,
@@ -211,6 +216,12 @@ export interface StartingService {
   readonly ready: Promise<Service>;
   /** The base URL the config or the options set (`undefined`: each request's origin). */
   readonly baseUrl: string | undefined;
+  /**
+   * Set when the start serves the last server's full feed while it loads
+   * (SPEC 17): the counts that server's start-up line said, which are this
+   * start's too.
+   */
+  readonly early?: { readonly counts: EarlyCheck["counts"] };
 }
 
 /**
@@ -235,8 +246,24 @@ export async function startService(
   const logger = options.logger ?? console;
   const now = options.now ?? Date.now;
   let config: ContentConfig | undefined;
-  let pipeline: Pipeline;
+  /** The pipeline, or its making (after the server listens, when the kept feed is served). */
+  let pipeline: Pipeline | Promise<Pipeline>;
+  let settingsUrl: string | undefined;
   let journal: Journal;
+  /** The full feed the last server kept, taken from the state folder. */
+  let image: FeedImage | undefined;
+  /** Set when it is served while the first index is built. */
+  let early: { image: FeedImage; counts: EarlyCheck["counts"] } | undefined;
+  // While it is, the load begins once the kept feed was answered once, or after a moment:
+  // its first part (the cache's rows) holds the thread for a while.
+  let answered = () => {};
+  const afterFirstAnswer = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, EARLY_ALONE_MS);
+    answered = () => {
+      clearTimeout(timer);
+      setTimeout(resolve, 0);
+    };
+  });
   const logWarning = (message: string) => logger.warn(`warning: ${message}`);
   if (options.snapshot !== undefined) {
     // Loaded when a snapshot is served: a server of files never needs it.
@@ -251,57 +278,118 @@ export async function startService(
       fixedSource(snapshotFiles(snapshot)),
       () => snapshot.builtAt,
     );
+    settingsUrl = settings.url;
     journal = createJournal({
       initial: journalFromSnapshot(snapshot.journal),
       retentionDays: Infinity,
       warn: logWarning,
     });
   } else {
-    config = typeof options.config === "object" && options.config !== null
+    const read = typeof options.config === "object" && options.config !== null
       ? await loadConfigObject(options.config)
       : await loadConfigFile(options.config ?? "content/services.yaml");
+    config = read;
     // The state folder's database holds the journal and the derivation cache (SPEC 12, 17).
-    journal = createJournal({
-      folder: config.state,
-      retentionDays: config.retention,
+    const opened = journal = createJournal({
+      folder: read.state,
+      retentionDays: read.retention,
       warn: logWarning,
     });
-    // The server keeps each file's fields, not its text: a body is read
-    // again when a request needs it.
     try {
-      pipeline = await contentPipeline(config, {
-        keepBody: false,
-        shareNames: createNameInterner(),
-        now,
-        cache: journal.cache,
-        notice: logWarning,
-      });
+      const site = await resolveSite(read);
+      settingsUrl = site.config.url;
+      const base = resolveBaseUrl(settingsUrl, options.baseUrl);
+      // What the last server kept when it stopped, and whether the content is still what it
+      // was made from (SPEC 17): then it is served while the index is built.
+      image = takeImage(read, opened, (meta) => base === undefined || base === meta.base);
+      early = image && await earlyImage(image, site, base, opened);
+      // The server keeps each file's fields, not its text: a body is read
+      // again when a request needs it.
+      const make = () =>
+        contentPipeline(read, {
+          keepBody: false,
+          shareNames: createNameInterner(),
+          now,
+          cache: opened.cache,
+          notice: logWarning,
+          site,
+          // Requests for the kept feed are answered while the first load runs.
+          ...(early ? { blockingFirstLoad: false } : {}),
+        });
+      // With the kept feed to serve, the server listens first: the cache is opened after.
+      pipeline = early ? afterFirstAnswer.then(make) : await make();
     } catch (error) {
-      journal.close();
+      opened.close();
       throw error;
     }
   }
-  const baseUrl = resolveBaseUrl(pipeline.settings.url, options.baseUrl);
+  const baseUrl = resolveBaseUrl(settingsUrl, options.baseUrl);
   const settings = {
     cors: options.cors ?? true,
     cacheControl: options.cacheControl ?? "public, max-age=60",
     tuning,
   };
   const basePath = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
-  let current: Handler = createStartingHandler(settings, basePath);
-  const ready = serveFirstIndex(options, settings, {
+  const starting = createStartingHandler(settings, basePath);
+  let current: Handler = early
+    ? createEarlyFeedHandler(early.image, settings, basePath, starting, answered)
+    : starting;
+  const opened = {
     config,
-    pipeline,
     journal,
     baseUrl,
     logger,
     now,
     logWarning,
-  }).then((service) => {
+    image,
+    early: early !== undefined,
+  };
+  const ready = Promise.resolve(pipeline).then(
+    (made) => serveFirstIndex(options, settings, { ...opened, pipeline: made }),
+    (error) => {
+      journal.close();
+      throw error;
+    },
+  ).then((service) => {
     current = service.handle;
     return service;
   });
-  return { handle: (request) => current(request), ready, baseUrl };
+  return {
+    handle: (request) => current(request),
+    ready,
+    baseUrl,
+    ...(early ? { early: { counts: early.counts } } : {}),
+  };
+}
+
+/** How long a start that serves the kept feed waits for its first request before it loads. */
+const EARLY_ALONE_MS = 250;
+
+/**
+ * The image, with what the start-up line says, when this start may serve it
+ * before its index is built (SPEC 17): the stopping server said what its
+ * content was made of, and the code, the base URL, the journal's cursor,
+ * the site's configuration, every content file's stamp and git's HEAD and
+ * work tree are as it left them (a listing and two git processes; no
+ * content file read).
+ */
+async function earlyImage(
+  image: FeedImage,
+  site: ResolvedSite,
+  base: string | undefined,
+  journal: Journal,
+): Promise<{ image: FeedImage; counts: EarlyCheck["counts"] } | undefined> {
+  const check = image.early;
+  if (!check || base === undefined || base !== image.base) return undefined;
+  const content = await currentRestartKey(site, false);
+  if (content === undefined) return undefined;
+  const key = earlyKey({
+    version: codeVersion(),
+    base,
+    cursor: formatCursor(journal.state.id, journal.state.head),
+    content,
+  });
+  return key === check.key ? { image, counts: check.counts } : undefined;
 }
 
 /** What {@link startService} read before the first build. */
@@ -313,6 +401,10 @@ interface Opened {
   readonly logger: Logger;
   readonly now: () => number;
   readonly logWarning: (message: string) => void;
+  /** The full feed the last server kept, taken at the start (`takeImage`). */
+  readonly image?: FeedImage;
+  /** Whether it is served while the first index is built (its key is checked once it is). */
+  readonly early?: boolean;
 }
 
 /**
@@ -343,12 +435,21 @@ function keepImage(
   index: Index,
   state: JournalState,
   warn: (message: string) => void,
+  made: { readonly content: string | undefined },
 ): void {
   if (!served || !config || !journal.durable) return;
   try {
     const version = codeVersion();
     const items = feedItemKeys(index, journal.keyOf);
+    const cursor = formatCursor(state.id, state.head);
+    const content = made.content;
     keepFeedImage(config.state, {
+      ...(content === undefined ? {} : {
+        early: {
+          key: earlyKey({ version, base: served.base, cursor, content }),
+          counts: index.counts.map(({ plugin, items, feed }) => ({ plugin, items, feed })),
+        },
+      }),
       key: feedImageKey({
         version,
         base: served.base,
@@ -378,6 +479,11 @@ async function serveFirstIndex(
   opened: Opened,
 ): Promise<Service> {
   const { config, pipeline, journal, baseUrl, logger, now, logWarning } = opened;
+  /**
+   * Builds under way: while one is, the pipeline may have loaded content the
+   * served index was not built from, so a stop keeps no early check.
+   */
+  let building = 0;
 
   const log = createWarningLog((line) => logger.warn(line));
   /** What the last load said of the content (the live loop adapts to it). */
@@ -386,7 +492,8 @@ async function serveFirstIndex(
   let unlistedFolders: readonly Warning[] = [];
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
     const began = Date.now();
-    const built = await pipeline.build(previous, paths, reread);
+    building++;
+    const built = await pipeline.build(previous, paths, reread).finally(() => building--);
     reloaded = { listed: built.loaded.listed, irregular: built.loaded.irregular };
     lastLoad = { ...built.loaded.work, files: built.loaded.files.length, ms: Date.now() - began };
     unlistedFolders = built.loaded.selection.flatMap(({ unlisted }) => unlisted ?? []);
@@ -436,14 +543,21 @@ async function serveFirstIndex(
     const cursor = formatCursor(journal.state.id, journal.state.head);
     /** This start's own key for the image's base URL, once the image says which it is. */
     let ownKey: string | undefined;
-    const kept = takeImage(config, journal, (meta) => {
+    const wanted = (meta: FeedImageMeta) => {
       if (baseUrl !== undefined && baseUrl !== meta.base) return false;
       const items = feedItemKeys(built.index, journal.keyOf);
       ownKey = feedImageKey({ version, base: meta.base, cursor, index: built.index, items });
       return meta.key === ownKey || meta.format === feedFormatKey(version, built.index, meta.base);
-    });
+    };
+    const kept = opened.image && wanted(opened.image) ? opened.image : undefined;
     // The same content as the stopped server's: its build time, so its bytes and ETags.
     const same = kept !== undefined && kept.key === ownKey;
+    if (opened.early && !same) {
+      // The checks before the build said nothing changed, and the build says otherwise.
+      logWarning(
+        "the full feed the last server kept was served while the content loaded, but the content differs from it; the current feed is served now",
+      );
+    }
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
     if (kept && same && formatCursor(journalState.id, journalState.head) === cursor) {
       // Recording it changed nothing (the same items), unless the journal went its own way.
@@ -577,7 +691,9 @@ async function serveFirstIndex(
       clearTimeout(flushTimer);
       flushTimer = undefined;
       pipeline.flush();
-      keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning);
+      keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning, {
+        content: building === 0 && waiting === undefined ? pipeline.restartKey() : undefined,
+      });
       journal.close();
     },
   };

@@ -124,6 +124,20 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
   console.log(
     `content-feed starting: loading the content; ${origin}${basePath}/api/health answers "starting" until it is served`,
   );
+  const listeningLine = (counts: readonly { plugin: string; items: number; feed: number }[]) =>
+    `content-feed listening on ${origin}${basePath}/api/content.json · ${
+      counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
+      "no content plugins enabled"
+    }`;
+  // A restart that found the content as the last server left it serves that server's full
+  // feed while it loads (SPEC 17): its start-up line says so at once.
+  if (starting.early) {
+    console.log(
+      `${
+        listeningLine(starting.early.counts)
+      } (kept from the last run; the rest is served once loaded)`,
+    );
+  }
   let service: Service | undefined;
   let closing: Promise<void> | undefined;
   let closeFailed: string | undefined;
@@ -175,11 +189,12 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
   if (closing) return { url: server.url!, service, close };
-  const counts =
-    service.api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
-    "no content plugins enabled";
-  const first = service.api.index.settings.api ? "/api/content.json" : "/";
-  console.log(`content-feed listening on ${origin}${basePath}${first} · ${counts}`);
+  if (!service.api.index.settings.api) {
+    const counts = service.api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`)
+      .join(", ") || "no content plugins enabled";
+    console.log(`content-feed listening on ${origin}${basePath}/ · ${counts}`);
+  } else if (!starting.early) console.log(listeningLine(service.api.index.counts));
+  else console.log(`content-feed serving every route on ${origin}${basePath}/`);
   console.log(loadLine(service.api.lastLoad));
   started = true;
   // A plugin folder that is not there (a typo in `path`): said, not fatal; made later, it is served.

@@ -8,9 +8,10 @@ import {
   type CommitDates,
   createGitTracker,
   type GitRefresh,
+  gitStateKey,
   type GitTracker,
 } from "../source/git.ts";
-import { createLoader, type Entry, type Loaded } from "../source/loader.ts";
+import { createLoader, type Entry, listedStampsKey, type Loaded } from "../source/loader.ts";
 import {
   type CachedFileRow,
   type CacheWrite,
@@ -33,6 +34,13 @@ export interface ContentFilesLoader {
    * transaction. Returns whether more are left to write.
    */
   flush(limit?: number): boolean;
+  /**
+   * What the last load was made from, for a restart to compare with
+   * {@link currentFilesKey} (SPEC 17): every file's stamp, the listing's
+   * warnings, and what git's dates were read from. `undefined` when some
+   * file must be looked at again whatever its stamp.
+   */
+  restartKey(): string | undefined;
 }
 
 /** How {@link createContentFilesLoader} keeps files. */
@@ -55,6 +63,8 @@ export interface ContentFilesOptions {
   readonly notice?: (message: string) => void;
   /** The cores a first load needs to share its files with the helper (see `LoaderHelper.cores`). */
   readonly helperCores?: number;
+  /** Whether the first load blocks on its I/O (see `LoaderOptions.blockingFirstLoad`). */
+  readonly blockingFirstLoad?: boolean;
 }
 
 /**
@@ -175,6 +185,7 @@ export function createContentFilesLoader(
         derive?.withPage,
       ),
     kept,
+    blockingFirstLoad: options.blockingFirstLoad,
     settled: cache
       ? (changed, removed) => {
         for (const entry of changed) {
@@ -206,6 +217,11 @@ export function createContentFilesLoader(
 
   return {
     foldersChanged: () => loader.foldersChanged(),
+    restartKey() {
+      const files = loader.stampsKey();
+      const git = tracker ? tracker.stateKey() : GIT_OFF;
+      return files === undefined || git === undefined ? undefined : `${files}\n${git}`;
+    },
     flush(limit = Infinity) {
       if (!cache || (rows.size === 0 && gitWrite === undefined)) return false;
       // The pending entries by part; `limit` parts are written, each once.
@@ -291,4 +307,27 @@ export function createContentFilesLoader(
       return { ...loaded, work, warnings: [warning, ...loaded.warnings] };
     },
   };
+}
+
+/** The git part of a restart key where the configuration turns git's dates off. */
+const GIT_OFF = "git off";
+
+/**
+ * What {@link ContentFilesLoader.restartKey} would say of a load of the
+ * content as it is now: a listing with a stat of every file, and HEAD and
+ * the work tree's changes asked of git (beside the listing). Reads no
+ * content file. `undefined` when git failed.
+ *
+ * @example
+ * ```ts
+ * import { currentFilesKey } from "./content_files.ts";
+ * import { loadConfigFile } from "../config/load.ts";
+ * const key = await currentFilesKey(await loadConfigFile("content/services.yaml"));
+ * ```
+ */
+export async function currentFilesKey(config: ContentConfig): Promise<string | undefined> {
+  const git = config.git ? gitStateKey(config.root) : Promise.resolve(GIT_OFF);
+  const files = await listedStampsKey(config);
+  const state = await git;
+  return files === undefined || state === undefined ? undefined : `${files}\n${state}`;
 }

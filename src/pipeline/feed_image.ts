@@ -2,7 +2,7 @@
 // gracefully leaves in its state folder, so the next start that finds the
 // same content serves those bytes (and their ETags) instead of writing and
 // compressing the feed again. This file says what an image holds and what
-// it must match; `sync/derivation_store.ts` keeps it (a table of the derivation cache), `service.ts` decides.
+// it must match; `sync/feed_image_file.ts` keeps it, `service.ts` decides.
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import { sha256HexSync } from "../util/sha256.ts";
@@ -35,6 +35,46 @@ export interface FeedImageMeta {
   readonly etag: string;
   /** The encodings it holds besides the identity bytes, with their ETags. */
   readonly encoded: readonly { readonly coding: string; readonly etag: string }[];
+  /**
+   * What the next start may check before it builds an index, where the
+   * stopping server could tell (SPEC 17): a start whose {@link earlyKey}
+   * is `key` serves this image while it loads.
+   */
+  readonly early?: EarlyCheck;
+}
+
+/** What a start checks to serve an image before its index is built, and what it says meanwhile. */
+export interface EarlyCheck {
+  /** The {@link earlyKey} of the stopping server's content. */
+  readonly key: string;
+  /** Each plugin's items and feed items, as the start-up line says them. */
+  readonly counts: readonly {
+    readonly plugin: string;
+    readonly items: number;
+    readonly feed: number;
+  }[];
+}
+
+/**
+ * What a start must find as the stopping server left it to serve the
+ * stopping server's full feed before its own index is built (SPEC 17): the
+ * code's version, the base URL, the journal's cursor, and what the
+ * content was made from (`Pipeline.restartKey`: the site's configuration,
+ * every file's stamp, git's HEAD and work tree). With all of them the
+ * same, the index built would be the same.
+ *
+ * @example
+ * ```ts
+ * import { earlyKey } from "./feed_image.ts";
+ * earlyKey({ version: "1", base: "https://example.com", cursor: "ab.3", content: "…" }).length; // 64
+ * ```
+ */
+export function earlyKey(
+  inputs: { version: string; base: string; cursor: string; content: string },
+): string {
+  return sha256HexSync(
+    ["early", inputs.version, inputs.base, inputs.cursor, inputs.content].join("\n"),
+  );
 }
 
 /** The full feed as a server served it when it stopped. */

@@ -5,9 +5,15 @@ import type { IndexedFile } from "../fields/indexed_file.ts";
 import { buildIndexFrom, type Index, type IndexSettings, indexSettings } from "../index/build.ts";
 import { type IndexChanges, indexChanges } from "../index/changes.ts";
 import { type Loaded, NO_WORK } from "../source/loader.ts";
-import { type ContentFilesOptions, createContentFilesLoader } from "./content_files.ts";
+import {
+  type ContentFilesOptions,
+  createContentFilesLoader,
+  currentFilesKey,
+} from "./content_files.ts";
+import { stableJson } from "./derivation_cache.ts";
+import { sha256HexSync } from "../util/sha256.ts";
 import { type Exclusions, exclusionsOf } from "./exclusions.ts";
-import { resolveSite } from "./site.ts";
+import { type ResolvedSite, resolveSite } from "./site.ts";
 import type { Warning } from "../source/parsed_file.ts";
 
 /** Where a pipeline's files come from: the content folder, or a snapshot's files. */
@@ -21,6 +27,8 @@ export interface PipelineSource {
    * where there is one: at most `limit` files at once; whether more are left.
    */
   flush?(limit?: number): boolean;
+  /** What the last load was made from (`ContentFilesLoader.restartKey`), where the source says. */
+  restartKey?(): string | undefined;
 }
 
 /** What one build of a pipeline gives. */
@@ -61,12 +69,22 @@ export interface Pipeline {
    * once it serves, a part at a time.
    */
   flush(limit?: number): boolean;
+  /**
+   * What the last build was made from: the site's configuration as
+   * resolved, every file's stamp, what git's dates were read from (SPEC
+   * 17). A restart whose {@link currentRestartKey} is the same would build
+   * the same index. `undefined` where that cannot be told (a snapshot's
+   * pipeline, a file read within its stamp's resolution of a change).
+   */
+  restartKey(): string | undefined;
 }
 
 /** Options of {@link contentPipeline}: how files are kept, and the clock. */
 export interface PipelineOptions extends ContentFilesOptions {
   /** The build time of each new index (default `Date.now`). */
   readonly now?: () => number;
+  /** The site as `currentRestartKey` resolved it already (it is resolved here otherwise). */
+  readonly site?: ResolvedSite;
 }
 
 /**
@@ -91,12 +109,50 @@ export async function contentPipeline(
 ): Promise<Pipeline> {
   // What the site's generator says; a plugin with other locales or versions is a
   // plugin per folder from here on (SPEC 16.3).
-  const site = await resolveSite(config);
+  const site = options.site ?? await resolveSite(config);
   const source = createContentFilesLoader(site.config, { ...options, pages: site.pages });
-  return createPipeline(
+  const pipeline = createPipeline(
     indexSettings(site.config),
     withWarnings(source, site.warnings),
     options.now ?? Date.now,
+  );
+  const siteKey = siteKeyOf(site, options.keepBody);
+  return {
+    ...pipeline,
+    restartKey() {
+      const files = source.restartKey();
+      return files === undefined ? undefined : `${siteKey}\n${files}`;
+    },
+  };
+}
+
+/**
+ * What {@link Pipeline.restartKey} of a server's pipeline on `site` would
+ * say of the content as it is now, read without reading a content file (a
+ * listing, a stat of each file, two git processes); `undefined` when git
+ * failed.
+ *
+ * @example
+ * ```ts
+ * import { currentRestartKey } from "./pipeline.ts";
+ * import { resolveSite } from "./site.ts";
+ * import { loadConfigFile } from "../config/load.ts";
+ * const site = await resolveSite(await loadConfigFile("content/services.yaml"));
+ * const key = await currentRestartKey(site, false);
+ * ```
+ */
+export async function currentRestartKey(
+  site: ResolvedSite,
+  keepBody: boolean,
+): Promise<string | undefined> {
+  const files = await currentFilesKey(site.config);
+  return files === undefined ? undefined : `${siteKeyOf(site, keepBody)}\n${files}`;
+}
+
+/** The site's configuration as resolved (generator, variants, pages' rules, warnings), hashed. */
+function siteKeyOf(site: ResolvedSite, keepBody: boolean): string {
+  return sha256HexSync(
+    stableJson({ config: site.config, pages: site.pages, warnings: site.warnings, keepBody }),
   );
 }
 
@@ -106,6 +162,7 @@ function withWarnings(source: PipelineSource, warnings: readonly Warning[]): Pip
   return {
     foldersChanged: () => source.foldersChanged(),
     flush: (limit) => source.flush?.(limit) ?? false,
+    restartKey: () => source.restartKey?.(),
     load: async (paths, reread) => {
       const loaded = await source.load(paths, reread);
       return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
@@ -136,6 +193,7 @@ export function createPipeline(
     settings,
     foldersChanged: () => source.foldersChanged(),
     flush: (limit) => source.flush?.(limit) ?? false,
+    restartKey: () => undefined,
     async build(previous, paths, reread) {
       const loaded = await source.load(paths, reread);
       const index = previous && !loaded.changed

@@ -147,6 +147,87 @@ export interface GitTracker {
   history(): GitHistory | undefined;
   /** How many git processes the tracker started (a running total). */
   readonly processes: number;
+  /**
+   * What the dates given out were read from, as {@link gitStateKey} spells
+   * it: HEAD, where the root sits, whether the clone is shallow, and the
+   * files changed in the work tree. `undefined` before a refresh, or when
+   * git failed.
+   */
+  stateKey(): string | undefined;
+}
+
+/** Runs one git command in the repository (a tracker counts its processes). */
+type GitRunner = (args: readonly string[]) => Promise<GitRun>;
+
+/** HEAD, where the root sits and whether the clone is shallow; no `head` without a commit. */
+async function headOf(git: GitRunner): Promise<{
+  dir: string;
+  head?: { commit: string; prefix: string; shallow: boolean };
+}> {
+  const run = await git([
+    "rev-parse",
+    "--absolute-git-dir",
+    "--show-prefix",
+    "--is-shallow-repository",
+    "--verify",
+    "-q",
+    "HEAD^{commit}",
+  ]);
+  const [dir = "", prefix = "", shallow = "", commit = ""] = run.stdout.split("\n");
+  if (run.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) return { dir };
+  return { dir, head: { commit, prefix, shallow: shallow.trim() === "true" } };
+}
+
+/** The work tree's changed files, by path relative to the root (the named ones, or all). */
+async function workTreeChanges(
+  git: GitRunner,
+  prefix: string,
+  named?: readonly string[],
+): Promise<{ found: Set<string>; whole: boolean } | undefined> {
+  const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
+  const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
+  if (run.code !== 0) return undefined;
+  const found = new Set<string>();
+  const entries = run.stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    const path = entry.slice(3);
+    if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
+    if (path.startsWith(prefix)) found.add(path.slice(prefix.length));
+  }
+  return { found, whole: scope[1] === "." };
+}
+
+/** The state key of a repository at `head` with the work tree's changed files `dirty`. */
+function stateKeyOf(
+  head: { commit: string; prefix: string; shallow: boolean } | undefined,
+  dirty: ReadonlySet<string>,
+): string {
+  if (!head) return "no commit";
+  return [head.commit, head.prefix, String(head.shallow), ...[...dirty].sort()].join("\0");
+}
+
+/**
+ * What the commit dates of the files under `root` are read from now: HEAD,
+ * where the root sits, whether the clone is shallow, and the files changed
+ * in the work tree (two git processes; none outside a repository). Equal
+ * to a tracker's {@link GitTracker.stateKey} when git would give every
+ * file the dates the tracker gave; `undefined` when git failed.
+ *
+ * @example
+ * ```ts
+ * import { gitStateKey } from "./git.ts";
+ * const key = await gitStateKey("/site/content"); // "3f2a…\0docs/\0false"
+ * ```
+ */
+export async function gitStateKey(root: string): Promise<string | undefined> {
+  if (!await inWorkTree(root)) return "no repository";
+  const git: GitRunner = (args) => execGit(root, args);
+  const { head } = await headOf(git);
+  if (!head) return stateKeyOf(undefined, new Set());
+  const changed = await workTreeChanges(git, head.prefix);
+  return changed ? stateKeyOf(head, changed.found) : undefined;
 }
 
 /**
@@ -226,38 +307,11 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     return await refStamp(gitDir);
   };
 
-  /** The work tree's changed files, by path relative to the root (the named ones, or all). */
-  const status = async (prefix: string, named?: readonly string[]) => {
-    const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
-    const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
-    if (run.code !== 0) return undefined;
-    const found = new Set<string>();
-    const entries = run.stdout.split("\0");
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
-      if (entry.length < 4) continue;
-      const path = entry.slice(3);
-      if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
-      if (path.startsWith(prefix)) found.add(path.slice(prefix.length));
-    }
-    return { found, whole: scope[1] === "." };
-  };
-
-  /** HEAD, where the root sits and whether the clone is shallow; `undefined` without a commit. */
+  const status = (prefix: string, named?: readonly string[]) => workTreeChanges(git, prefix, named);
   const head = async () => {
-    const run = await git([
-      "rev-parse",
-      "--absolute-git-dir",
-      "--show-prefix",
-      "--is-shallow-repository",
-      "--verify",
-      "-q",
-      "HEAD^{commit}",
-    ]);
-    const [dir = "", prefix = "", shallow = "", commit = ""] = run.stdout.split("\n");
-    if (dir) gitDir = dir;
-    if (run.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
-    return { commit, prefix, shallow: shallow.trim() === "true" };
+    const found = await headOf(git);
+    if (found.dir) gitDir = found.dir;
+    return found.head;
   };
 
   /**
@@ -330,6 +384,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   };
 
   let shallow = false;
+  /** What the last refresh read the dates from (`GitTracker.stateKey`). */
+  let state: string | undefined;
   const tracker: GitTracker = {
     dates: (path) => given.get(path),
     get version() {
@@ -342,6 +398,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       return processes;
     },
     history: () => history,
+    stateKey: () => state,
     async refresh(named) {
       inTree ??= await inWorkTree(root);
       if (!inTree) inTree = await inWorkTree(root); // a repository made since
@@ -350,6 +407,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         history = undefined;
         dirty = new Set();
         if (had) rebuild();
+        state = "no repository";
         return { changed: had ? "all" : new Set() };
       }
       // Taken once, before HEAD is read, and kept as the stamp of what this refresh reads: a
@@ -364,7 +422,11 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         if (named.length === 0) return { changed: new Set() };
         const prefix = history!.prefix;
         const found = await status(prefix, named);
-        if (!found) return { changed: new Set() };
+        if (!found) {
+          state = undefined; // what the work tree holds is not known now
+          return { changed: new Set() };
+        }
+        const head = { commit: history!.head, prefix, shallow: history!.shallow };
         const changed = new Set<string>();
         const scope = found.whole ? [...new Set([...dirty, ...found.found])] : named;
         for (const path of scope) {
@@ -376,6 +438,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
           changed.add(path);
         }
         update(changed);
+        state = stateKeyOf(head, dirty);
         return { changed };
       }
       // While the stamp stays the same, so do HEAD and the history: a listing asks only what
@@ -389,6 +452,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         dirty = new Set();
         rebuild();
         headStamp = undefined;
+        state = stateKeyOf(undefined, dirty);
         return { changed: had ? "all" : new Set() };
       }
       shallow = at.shallow;
@@ -396,6 +460,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       headStamp = stamp;
       const wasDirty = dirty;
       dirty = found?.found ?? new Set();
+      // Known only when both answered: a failed status or log reads again next time.
+      state = found && history?.head === at.commit ? stateKeyOf(at, dirty) : undefined;
       if (read.changed === "all") {
         rebuild();
         return { changed: "all", note: read.note };

@@ -14,8 +14,8 @@ import {
   RACY_MS,
 } from "./loader_types.ts";
 import { isWarning } from "./parse.ts";
-import type { Warning } from "./parsed_file.ts";
 import { runHelper } from "./worker_pool.ts";
+import { type StampedFile, stampsKey, warningsKey } from "./stamps_key.ts";
 import { readContentFiles, type ReadJob, type ReadResult, sameChecksum } from "./read_file.ts";
 import { isContentPath } from "./select.ts";
 import { contentPath } from "../util/path.ts";
@@ -265,7 +265,7 @@ export function createLoader<T extends object>(
   const full = async (): Promise<Loaded<T>> => {
     // The first load blocks on its I/O (nothing is served before it ends);
     // with nothing to compare with (no kept entries), each read stats its own file.
-    const first = !listedOnce;
+    const first = !listedOnce && options.blockingFirstLoad !== false;
     listedOnce = true;
     const { work, done } = counter();
     const next = new Map<string, Entry<T>>();
@@ -299,15 +299,26 @@ export function createLoader<T extends object>(
     helped += extras.helped;
     // A new listing warning (a bad link added) is a change too, so it gets logged.
     // Compared as sets: the folders are listed concurrently, so the order may differ between loads.
-    const key = (list: Warning[]) => list.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
     const changed = todo.length > 0 || extras.changed > 0 || next.size !== cache.size ||
-      key(listed.warnings) !== key(listing.warnings);
+      warningsKey(listed.warnings) !== warningsKey(listing.warnings);
     listing = listed;
     return finish(next, { read: work.read, helped, changed, listed: true }, done());
   };
 
   return {
     foldersChanged: () => foldersChanged(folderStamps),
+    stampsKey() {
+      if (!listedOnce) return undefined;
+      const files: StampedFile[] = [];
+      for (const [key, entry] of cache) {
+        // A file read within its stamp's resolution of a change, or not read at all, is
+        // looked at again by the next load: no restart takes it as it was.
+        if (!Number.isFinite(entry.mtime)) return undefined;
+        if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
+        files.push({ key, size: entry.size, mtime: entry.mtime, ino: entry.ino });
+      }
+      return stampsKey(files, listing.warnings);
+    },
     async load(paths, reread = false) {
       if (!paths || !listedOnce) return await full();
       // Only the named paths: a changed, added or removed file costs one stat
@@ -382,6 +393,36 @@ function holdsUnder(
  */
 function entryKey(plugin: string, abs: string): string {
   return `${plugin}\n${abs}`;
+}
+
+/**
+ * Lists a configuration's content with a stat of every file, as a load
+ * does, and gives the digest {@link ContentLoader.stampsKey} gives for the
+ * same files and stamps (SPEC 17: a restart that finds it equal to the one
+ * kept at the stop knows no content file changed meanwhile). Blocking: for
+ * a start, before anything is served.
+ *
+ * @example
+ * ```ts
+ * import { listedStampsKey } from "./loader.ts";
+ * import { loadConfigFile } from "../config/load.ts";
+ * const key = await listedStampsKey(await loadConfigFile("content/services.yaml"));
+ * ```
+ */
+export async function listedStampsKey(config: ContentConfig): Promise<string | undefined> {
+  const listed = await listPlugins(config.root, pluginSelectors(config), {
+    blocking: true,
+    stamp: true,
+  });
+  const files: StampedFile[] = [];
+  for (const { selector: { plugin }, files: found } of listed.found) {
+    for (const file of found) {
+      const { mtime, size, ino } = file;
+      if (mtime === undefined || size === undefined || ino === undefined) return undefined;
+      files.push({ key: entryKey(plugin.name, file.abs), size, mtime, ino });
+    }
+  }
+  return stampsKey(files, listed.warnings);
 }
 
 /** The cores the runtime says it may use (1 where it does not say). */

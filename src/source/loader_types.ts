@@ -58,6 +58,14 @@ export interface ContentLoader<T> {
    * removed or renamed in it, or the folder gone): a listing is due.
    */
   foldersChanged(): boolean;
+  /**
+   * A digest of what the last load holds: every file's stamp and the
+   * listing's warnings (`stamps_key.ts`), as `listedStampsKey` gives it for
+   * a listing of the same files. `undefined` before a first load, or when
+   * some file must be looked at again whatever its stamp (read within its
+   * stamp's resolution of a change, or not read).
+   */
+  stampsKey(): string | undefined;
 }
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
@@ -136,6 +144,12 @@ export interface LoaderOptions<T> {
    * its checksum is compared first).
    */
   readonly kept?: readonly Entry<T>[];
+  /**
+   * Whether the first load blocks on its I/O, as it may when nothing is
+   * served before it ends. Default `true`; `false` for a start that
+   * answers requests meanwhile (SPEC 17: the kept full feed).
+   */
+  readonly blockingFirstLoad?: boolean;
   /**
    * Told after each load what changed in the loader's entries: those made
    * or changed, and those gone (the service keeps them in its state folder).

@@ -16,7 +16,7 @@ import {
   writeSync,
 } from "node:fs";
 import process from "node:process";
-import type { FeedImage, FeedImageMeta } from "../pipeline/feed_image.ts";
+import type { EarlyCheck, FeedImage, FeedImageMeta } from "../pipeline/feed_image.ts";
 
 /** The image's file in the state folder. */
 export const FEED_IMAGE_FILE = "feed-image.bin";
@@ -58,7 +58,7 @@ interface StoredMeta extends FeedImageMeta {
  * ```
  */
 export function keepFeedImage(folder: string, image: FeedImage): void {
-  const { bytes, starts, encoded, key, format, builtAt, base, type, etag } = image;
+  const { bytes, starts, encoded, key, format, builtAt, base, type, etag, early } = image;
   const items = new TextEncoder().encode(JSON.stringify(image.items));
   const meta: StoredMeta = {
     key,
@@ -71,6 +71,7 @@ export function keepFeedImage(folder: string, image: FeedImage): void {
     count: starts.length,
     itemsLength: items.length,
     encoded: encoded.map(({ coding, etag, bytes }) => ({ coding, etag, length: bytes.length })),
+    ...(early ? { early } : {}),
   };
   const metaBytes = new TextEncoder().encode(JSON.stringify(meta));
   const head = new Uint8Array(MAGIC.length + 4);
@@ -182,8 +183,20 @@ function imageIn(fd: number, wanted: (meta: FeedImageMeta) => boolean): FeedImag
     !Array.isArray(items) || items.length !== meta.count - 1 ||
     !items.every((item) => typeof item === "string")
   ) return undefined;
-  const { key, format, builtAt, base, type, etag } = meta;
-  return { key, format, builtAt, base, type, etag, bytes, starts, encoded, items };
+  const { key, format, builtAt, base, type, etag, early } = meta;
+  return {
+    key,
+    format,
+    builtAt,
+    base,
+    type,
+    etag,
+    bytes,
+    starts,
+    encoded,
+    items,
+    ...(isEarlyCheck(early) ? { early } : {}),
+  };
 }
 
 /** Whether a parsed `meta` says all a stored one says, each of the right kind. */
@@ -197,5 +210,15 @@ function isStoredMeta(meta: unknown): meta is StoredMeta {
     (m.count as number) > 0 && Array.isArray(m.encoded) &&
     m.encoded.every((e: { coding?: unknown; etag?: unknown; length?: unknown } | null) =>
       typeof e?.coding === "string" && typeof e.etag === "string" && count(e.length)
+    );
+}
+
+/** Whether a stored `early` says all an early check says (an image without one is served later). */
+function isEarlyCheck(early: unknown): early is EarlyCheck {
+  const e = early as { key?: unknown; counts?: unknown } | null | undefined;
+  return typeof e?.key === "string" && Array.isArray(e.counts) &&
+    e.counts.every((c: { plugin?: unknown; items?: unknown; feed?: unknown } | null) =>
+      typeof c?.plugin === "string" && Number.isSafeInteger(c.items) &&
+      Number.isSafeInteger(c.feed)
     );
 }

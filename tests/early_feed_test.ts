@@ -1,0 +1,247 @@
+// SPEC 17, a restart with nothing changed answers before its index is built:
+// a start that finds everything the last server's full feed was made from as
+// it was (the code, the base URL, the journal's cursor, the site's
+// configuration, every content file's stamp, git's HEAD and work tree)
+// serves that feed while it loads. Differential: what it serves then is what
+// the index it builds serves. Anything changed while no server ran (an edit,
+// a touch, a file added or removed, the configuration, a commit, another base
+// URL, a file read within its stamp's resolution of a change) waits for the
+// index, as before.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { appendFile, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createContentApi } from "../mod.ts";
+import { startService } from "../src/service.ts";
+import {
+  configFor,
+  git,
+  HAS_GIT,
+  LONG,
+  md,
+  memoryLogger,
+  removeSite,
+  writeSite,
+} from "./helpers.ts";
+
+const BASE = "https://example.com";
+const FEED = `${BASE}/api/content.json`;
+/** A time long before the test: files stamped with it were not changed near their read. */
+const LONG_AGO = new Date(Date.UTC(2025, 0, 1));
+
+function files(): Record<string, string> {
+  const out: Record<string, string> = {
+    "services.yaml": configFor(["docs", "blog", "api"], BASE),
+    "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news"] }, LONG),
+  };
+  for (let i = 0; i < 8; i++) {
+    out[`docs/s${i % 2}/doc-${i}.md`] = md({ title: `Doc ${i}`, tags: [`t${i % 3}`] }, LONG);
+  }
+  return out;
+}
+
+/** Stamps every file of the site with a time long ago (a start reads none of them near a change). */
+async function settle(root: string): Promise<void> {
+  const walk = async (folder: string) => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (entry.name === ".git" || entry.name === ".content-feed") continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else await utimes(path, LONG_AGO, LONG_AGO);
+    }
+  };
+  await walk(root);
+}
+
+/** The full feed as a client sees it: bytes and validators, identity and gzip. */
+async function seen(handle: (request: Request) => Response | Promise<Response>) {
+  const identity = await handle(
+    new Request(FEED, { headers: { "accept-encoding": "identity" } }),
+  );
+  const gzip = await handle(new Request(FEED, { headers: { "accept-encoding": "gzip" } }));
+  return {
+    status: identity.status,
+    bytes: new Uint8Array(await identity.arrayBuffer()),
+    etag: identity.headers.get("etag"),
+    lastModified: identity.headers.get("last-modified"),
+    headers: [...identity.headers].filter(([name]) => name !== "date"),
+    gzipStatus: gzip.status,
+    gzip: new Uint8Array(await gzip.arrayBuffer()),
+    gzipEtag: gzip.headers.get("etag"),
+  };
+}
+
+/** A server run from start to stop (so it keeps its full feed): the feed it served. */
+async function run(root: string, options: { baseUrl?: string } = {}) {
+  const api = await createContentApi({
+    config: join(root, "services.yaml"),
+    logger: memoryLogger(),
+    ...options,
+  });
+  try {
+    return await seen(api.fetch);
+  } finally {
+    api.close();
+  }
+}
+
+/**
+ * A start, looked at before its index is built: whether it serves the kept
+ * feed then, what it answers, and (once built) what its index serves.
+ */
+async function restart(root: string, options: { baseUrl?: string } = {}) {
+  const logger = memoryLogger();
+  const starting = await startService({
+    config: join(root, "services.yaml"),
+    logger,
+    ...options,
+  });
+  // Asked before anything is awaited: the first index is not built yet.
+  const early = starting.early ? await seen(starting.handle) : undefined;
+  const page = starting.early
+    ? await starting.handle(new Request(`${FEED}?type=docs&limit=2`))
+    : undefined;
+  const health = starting.early
+    ? await starting.handle(new Request(`${BASE}/api/health`))
+    : undefined;
+  const { api } = await starting.ready;
+  try {
+    return {
+      counts: starting.early?.counts,
+      early,
+      page: page?.status,
+      health: health?.status,
+      built: await seen(api.fetch),
+      index: api.index,
+      warnings: logger.warnings(),
+    };
+  } finally {
+    api.close();
+  }
+}
+
+describe("a restart with nothing changed serves the kept full feed before its index is built (SPEC 17)", () => {
+  it("byte for byte what its index then serves, with the same ETags; every other route waits", async () => {
+    const root = await writeSite(files());
+    try {
+      await settle(root);
+      const first = await run(root);
+      const again = await restart(root);
+      assert.ok(again.early, "the kept feed was served while the content loaded");
+      // Differential: before the index and after it, the same answer.
+      assert.deepEqual(again.early, again.built);
+      assert.deepEqual(again.early.bytes, first.bytes);
+      assert.equal(again.early.etag, first.etag);
+      assert.equal(again.early.gzipEtag, first.gzipEtag);
+      assert.equal(again.early.lastModified, first.lastModified);
+      assert.deepEqual(
+        again.counts,
+        again.index.counts.map(({ plugin, items, feed }) => ({ plugin, items, feed })),
+      );
+      assert.equal(again.page, 503, "a filtered page waits for the index");
+      assert.equal(again.health, 503, "health says starting until the index is served");
+      assert.deepEqual(again.warnings, []);
+      // Revalidation with the kept ETag is a 304 before the index too.
+      const third = await startService({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+      });
+      assert.ok(third.early);
+      const notModified = await third.handle(
+        new Request(FEED, { headers: { "if-none-match": first.etag! } }),
+      );
+      assert.equal(notModified.status, 304);
+      const head = await third.handle(new Request(FEED, { method: "HEAD" }));
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get("etag"), first.etag);
+      (await third.ready).api.close();
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("anything changed while no server ran: the start waits for its index, which serves the change", async () => {
+    const root = await writeSite(files());
+    const changes: [string, () => Promise<unknown>][] = [
+      ["a file edited", () => appendFile(join(root, "docs/s0/doc-0.md"), "\nEdited.\n")],
+      ["a file touched", () => utimes(join(root, "docs/s1/doc-1.md"), new Date(), new Date())],
+      ["a file added", () => writeFile(join(root, "docs/s0/new.md"), md({ title: "New" }, LONG))],
+      ["a file removed", () => rm(join(root, "docs/s1/doc-3.md"))],
+      [
+        "the configuration",
+        () =>
+          writeFile(
+            join(root, "services.yaml"),
+            configFor(["docs", "blog", "api"], BASE).replace(
+              "    url:",
+              '    title: "T"\n    url:',
+            ),
+          ),
+      ],
+    ];
+    try {
+      for (const [what, change] of changes) {
+        await settle(root);
+        await run(root); // a server that stops with nothing near a change: it keeps an early check
+        await change();
+        const after = await restart(root);
+        assert.equal(after.early, undefined, `served the kept feed after ${what}`);
+        assert.equal(after.built.status, 200);
+        assert.deepEqual(after.warnings, [], what);
+      }
+      // Another base URL than the kept feed's (its links would be wrong), with no base URL
+      // configured: the start's own.
+      await writeFile(join(root, "services.yaml"), configFor(["docs", "blog", "api"]));
+      await settle(root);
+      await run(root, { baseUrl: BASE });
+      assert.ok((await restart(root, { baseUrl: BASE })).early, "the same base URL");
+      await run(root, { baseUrl: BASE });
+      const other = await restart(root, { baseUrl: "https://other.example" });
+      assert.equal(other.early, undefined, "another base URL");
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a file changed within its stamp's resolution of its read: the next start looks at it again", async () => {
+    const root = await writeSite(files());
+    try {
+      // Not settled: the files were written just now, so their reads are too close to trust.
+      await run(root);
+      const after = await restart(root);
+      assert.equal(after.early, undefined);
+      // Read again by that start, long after: now a restart may serve the kept feed.
+      await settle(root);
+      await run(root);
+      assert.ok((await restart(root)).early);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("in git: a commit, or a change in the work tree, while no server ran", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const root = await writeSite(files());
+    try {
+      git(root, ["init", "-q"]);
+      git(root, ["add", "."]);
+      git(root, ["commit", "-qm", "one"], "2024-01-02T10:00:00Z");
+      await settle(root);
+      await run(root);
+      assert.ok((await restart(root)).early, "nothing changed: the kept feed");
+      // A commit that changes no file's bytes still moves HEAD (and may move dates).
+      git(root, ["commit", "-q", "--allow-empty", "-m", "two"], "2024-02-02T10:00:00Z");
+      const committed = await restart(root);
+      assert.equal(committed.early, undefined, "after a commit");
+      // A file staged as removed, its bytes and stamp kept: git's work tree says it changed.
+      await settle(root);
+      await run(root);
+      git(root, ["rm", "-q", "--cached", "docs/s0/doc-2.md"]);
+      const staged = await restart(root);
+      assert.equal(staged.early, undefined, "after a change in git's index");
+      assert.deepEqual(staged.warnings, []);
+    } finally {
+      await removeSite(root);
+    }
+  });
+});
