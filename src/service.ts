@@ -22,7 +22,7 @@ import type { PreviousFeed } from "./feed/feed_bytes.ts";
 import { codeVersion } from "./source/code_version.ts";
 import type { KeptFeed } from "./http/answer_store.ts";
 import type { JournalState } from "./sync/state.ts";
-import { keepFeedImage, takeFeedImage } from "./sync/feed_image_file.ts";
+import { dropFeedImage, keepFeedImage, readFeedImage } from "./sync/feed_image_file.ts";
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
@@ -301,7 +301,7 @@ export async function startService(
       const base = resolveBaseUrl(settingsUrl, options.baseUrl);
       // What the last server kept when it stopped, and whether the content is still what it
       // was made from (SPEC 17): then it is served while the index is built.
-      image = takeImage(read, opened, (meta) => base === undefined || base === meta.base);
+      image = readImage(read, opened, (meta) => base === undefined || base === meta.base);
       early = image && await earlyImage(image, site, base, opened);
       // The server keeps each file's fields, not its text: a body is read
       // again when a request needs it.
@@ -409,18 +409,19 @@ interface Opened {
 
 /**
  * The full feed the last server on this state folder kept when it stopped
- * (SPEC 17), if there is a whole one that `wanted`; taken either way (an
- * image is used once). Only a server that holds the state folder (its
- * journal on disk) takes or keeps one: a second server on the folder
- * leaves the first's alone.
+ * (SPEC 17), if there is a whole one that `wanted`; the file is removed
+ * once the first index is served (an image is used by one start), so a
+ * server stopped before that leaves it to the next. Only a server that
+ * holds the state folder (its journal on disk) reads or keeps one: a
+ * second server on the folder leaves the first's alone.
  */
-function takeImage(
+function readImage(
   config: ContentConfig | undefined,
   journal: Journal,
   wanted: (meta: FeedImageMeta) => boolean,
 ): FeedImage | undefined {
   if (!config || !journal.durable) return undefined;
-  return takeFeedImage(config.state, wanted);
+  return readFeedImage(config.state, wanted);
 }
 
 /**
@@ -550,6 +551,8 @@ async function serveFirstIndex(
       return meta.key === ownKey || meta.format === feedFormatKey(version, built.index, meta.base);
     };
     const kept = opened.image && wanted(opened.image) ? opened.image : undefined;
+    // Used once its first index is served: a server stopped before leaves it to the next start.
+    if (config && journal.durable) dropFeedImage(config.state);
     // The same content as the stopped server's: its build time, so its bytes and ETags.
     const same = kept !== undefined && kept.key === ownKey;
     if (opened.early && !same) {

@@ -9,10 +9,12 @@
 // index, as before.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { appendFile, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { startService } from "../src/service.ts";
+import { FEED_IMAGE_FILE } from "../src/sync/feed_image_file.ts";
 import {
   configFor,
   git,
@@ -147,6 +149,10 @@ describe("a restart with nothing changed serves the kept full feed before its in
         logger: memoryLogger(),
       });
       assert.ok(third.early);
+      // Until its index is served the kept feed stays in the state folder: a server stopped
+      // meanwhile (the CLI closes nothing then) leaves it to the next start.
+      const image = join(root, ".content-feed", FEED_IMAGE_FILE);
+      assert.ok(existsSync(image), "kept until the first index is served");
       const notModified = await third.handle(
         new Request(FEED, { headers: { "if-none-match": first.etag! } }),
       );
@@ -154,7 +160,10 @@ describe("a restart with nothing changed serves the kept full feed before its in
       const head = await third.handle(new Request(FEED, { method: "HEAD" }));
       assert.equal(head.status, 200);
       assert.equal(head.headers.get("etag"), first.etag);
-      (await third.ready).api.close();
+      const served = await third.ready;
+      assert.ok(!existsSync(image), "used once its index is served");
+      served.api.close();
+      assert.ok(existsSync(image), "kept again at the stop");
     } finally {
       await removeSite(root);
     }

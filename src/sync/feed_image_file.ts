@@ -118,10 +118,31 @@ export function takeFeedImage(
   folder: string,
   wanted: (meta: FeedImageMeta) => boolean,
 ): FeedImage | undefined {
-  const path = `${folder}/${FEED_IMAGE_FILE}`;
+  try {
+    return readFeedImage(folder, wanted);
+  } finally {
+    dropFeedImage(folder);
+  }
+}
+
+/**
+ * {@link takeFeedImage} without removing the file: for a start that removes
+ * it once its first index is served ({@link dropFeedImage}), so a server
+ * stopped before that leaves it for the next start.
+ *
+ * @example
+ * ```ts
+ * import { readFeedImage } from "./feed_image_file.ts";
+ * const image = readFeedImage("/site/content/.content-feed", () => true);
+ * ```
+ */
+export function readFeedImage(
+  folder: string,
+  wanted: (meta: FeedImageMeta) => boolean,
+): FeedImage | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(`${folder}/${FEED_IMAGE_FILE}`, "r");
   } catch {
     return undefined; // none kept (or none readable: then there is nothing to use)
   }
@@ -131,11 +152,23 @@ export function takeFeedImage(
     return undefined;
   } finally {
     closeSync(fd);
-    try {
-      rmSync(path, { force: true });
-    } catch {
-      // a folder that cannot be written: the key keeps the next start from a wrong image
-    }
+  }
+}
+
+/**
+ * Removes the state folder's image, if there is one.
+ *
+ * @example
+ * ```ts
+ * import { dropFeedImage } from "./feed_image_file.ts";
+ * dropFeedImage("/site/content/.content-feed");
+ * ```
+ */
+export function dropFeedImage(folder: string): void {
+  try {
+    rmSync(`${folder}/${FEED_IMAGE_FILE}`, { force: true });
+  } catch {
+    // a folder that cannot be written: the key keeps the next start from a wrong image
   }
 }
 
