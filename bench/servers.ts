@@ -44,13 +44,17 @@ export interface Started {
 }
 
 /**
- * Starts a server on a free loopback port and resolves when it prints its
- * URL; `cwd` is the project it runs in (another checkout, to compare with).
+ * Starts a server on a free loopback port and resolves when it serves every
+ * route (its start-up line with the URL; after a restart that first served
+ * the full feed it kept, the line that says the rest is served too), or,
+ * with `firstFeed`, as soon as it serves the full feed; `cwd` is the project
+ * it runs in (another checkout, to compare with).
  */
 export function startServer(
   command: string[],
   env: Record<string, string> = {},
   cwd: string = root,
+  firstFeed = false,
 ): Promise<Started> {
   const child = spawn(command[0], command.slice(1), {
     cwd,
@@ -63,8 +67,8 @@ export function startServer(
     let out = "";
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
-      if (match) resolve({ child, url: match[1], stderr: () => errors });
+      const url = servingUrl(out, firstFeed);
+      if (url) resolve({ child, url, stderr: () => errors });
     });
     child.on("exit", (code) => reject(new Error(`${command.join(" ")} exited ${code}: ${errors}`)));
   });
@@ -122,4 +126,17 @@ export function headersOf(response: Response): Record<string, string> {
     }
   }
   return out;
+}
+
+/**
+ * The URL a server's output says it listens on, once it serves every route
+ * (or, with `firstFeed`, the full feed): `undefined` until then. A restart
+ * that serves the full feed it kept says so on its start-up line ("kept from
+ * the last run"), and later that it serves every route.
+ */
+export function servingUrl(out: string, firstFeed = false): string | undefined {
+  const match = /listening on (http:\/\/[^/ ]+)([^\n]*)\n/.exec(out);
+  if (!match) return undefined;
+  const early = match[2].includes("kept from the last run");
+  return !early || firstFeed || out.includes("serving every route") ? match[1] : undefined;
 }

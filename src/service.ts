@@ -108,6 +108,12 @@ export interface ContentApiOptions {
    * check. `content-feed serve` passes its `--host`.
    */
   readonly listenHostname?: string;
+  /**
+   * Serve the full feed the last server kept while the first index is built,
+   * when nothing changed since (SPEC 17; `startService` only: a caller that
+   * waits for the service gains nothing). `content-feed serve` turns it on.
+   */
+  readonly early?: boolean;
   /** Log lines (warnings about content go to `warn`). */
   readonly logger?: Logger;
   /**
@@ -254,16 +260,8 @@ export async function startService(
   let image: FeedImage | undefined;
   /** Set when it is served while the first index is built. */
   let early: { image: FeedImage; counts: EarlyCheck["counts"] } | undefined;
-  // While it is, the load begins once the kept feed was answered once, or after a moment:
-  // its first part (the cache's rows) holds the thread for a while.
+  /** Told when the kept feed is answered (the first load waits for it, or a moment). */
   let answered = () => {};
-  const afterFirstAnswer = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, EARLY_ALONE_MS);
-    answered = () => {
-      clearTimeout(timer);
-      setTimeout(resolve, 0);
-    };
-  });
   const logWarning = (message: string) => logger.warn(`warning: ${message}`);
   if (options.snapshot !== undefined) {
     // Loaded when a snapshot is served: a server of files never needs it.
@@ -302,7 +300,13 @@ export async function startService(
       // What the last server kept when it stopped, and whether the content is still what it
       // was made from (SPEC 17): then it is served while the index is built.
       image = readImage(read, opened, (meta) => base === undefined || base === meta.base);
-      early = image && await earlyImage(image, site, base, opened);
+      if (image && options.early) {
+        try {
+          early = await earlyImage(image, site, base, opened);
+        } catch {
+          early = undefined; // a check that failed: the start builds first, as without it
+        }
+      }
       // The server keeps each file's fields, not its text: a body is read
       // again when a request needs it.
       const make = () =>
@@ -317,7 +321,17 @@ export async function startService(
           ...(early ? { blockingFirstLoad: false } : {}),
         });
       // With the kept feed to serve, the server listens first: the cache is opened after.
-      pipeline = early ? afterFirstAnswer.then(make) : await make();
+      pipeline = early
+        ? new Promise<void>((resolve) => {
+          // The load begins once the kept feed was answered, or after a moment: its first
+          // part (the cache's rows) holds the thread, and a response's bytes are written on it.
+          const timer = setTimeout(resolve, EARLY_ALONE_MS);
+          answered = () => {
+            clearTimeout(timer);
+            setTimeout(resolve, 0);
+          };
+        }).then(make)
+        : await make();
     } catch (error) {
       opened.close();
       throw error;
@@ -332,8 +346,11 @@ export async function startService(
   const basePath = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
   const starting = createStartingHandler(settings, basePath);
   let current: Handler = early
-    ? createEarlyFeedHandler(early.image, settings, basePath, starting, answered)
+    ? createEarlyFeedHandler(early.image, settings, basePath, starting, () => answered())
     : starting;
+  // The image is handed on once and let go here: this scope lives as long as `handle`.
+  const given = { image };
+  image = undefined;
   const opened = {
     config,
     journal,
@@ -341,9 +358,15 @@ export async function startService(
     logger,
     now,
     logWarning,
-    image,
+    takeImage: () => {
+      const taken = given.image;
+      given.image = undefined;
+      return taken;
+    },
     early: early !== undefined,
   };
+  const earlyCounts = early?.counts;
+  early = undefined;
   const ready = Promise.resolve(pipeline).then(
     (made) => serveFirstIndex(options, settings, { ...opened, pipeline: made }),
     (error) => {
@@ -358,7 +381,7 @@ export async function startService(
     handle: (request) => current(request),
     ready,
     baseUrl,
-    ...(early ? { early: { counts: early.counts } } : {}),
+    ...(earlyCounts ? { early: { counts: earlyCounts } } : {}),
   };
 }
 
@@ -401,8 +424,8 @@ interface Opened {
   readonly logger: Logger;
   readonly now: () => number;
   readonly logWarning: (message: string) => void;
-  /** The full feed the last server kept, taken at the start (`takeImage`). */
-  readonly image?: FeedImage;
+  /** The full feed the last server kept, read at the start (`readImage`): given once. */
+  readonly takeImage: () => FeedImage | undefined;
   /** Whether it is served while the first index is built (its key is checked once it is). */
   readonly early?: boolean;
 }
@@ -485,6 +508,8 @@ async function serveFirstIndex(
    * served index was not built from, so a stop keeps no early check.
    */
   let building = 0;
+  /** Whether a build failed: then no stop of this server keeps an early check either. */
+  let failedBuild = false;
 
   const log = createWarningLog((line) => logger.warn(line));
   /** What the last load said of the content (the live loop adapts to it). */
@@ -494,7 +519,12 @@ async function serveFirstIndex(
   const build = async (previous?: Index, paths?: readonly string[], reread?: boolean) => {
     const began = Date.now();
     building++;
-    const built = await pipeline.build(previous, paths, reread).finally(() => building--);
+    const built = await pipeline.build(previous, paths, reread).catch((error) => {
+      // A load that failed part way may have taken some of what it read (git's dates, files):
+      // from now on the pipeline's state is not known to be the served index's.
+      failedBuild = true;
+      throw error;
+    }).finally(() => building--);
     reloaded = { listed: built.loaded.listed, irregular: built.loaded.irregular };
     lastLoad = { ...built.loaded.work, files: built.loaded.files.length, ms: Date.now() - began };
     unlistedFolders = built.loaded.selection.flatMap(({ unlisted }) => unlisted ?? []);
@@ -550,23 +580,26 @@ async function serveFirstIndex(
       ownKey = feedImageKey({ version, base: meta.base, cursor, index: built.index, items });
       return meta.key === ownKey || meta.format === feedFormatKey(version, built.index, meta.base);
     };
-    const kept = opened.image && wanted(opened.image) ? opened.image : undefined;
+    const image = opened.takeImage();
+    const kept = image && wanted(image) ? image : undefined;
     // Used once its first index is served: a server stopped before leaves it to the next start.
     if (config && journal.durable) dropFeedImage(config.state);
     // The same content as the stopped server's: its build time, so its bytes and ETags.
     const same = kept !== undefined && kept.key === ownKey;
-    if (opened.early && !same) {
-      // The checks before the build said nothing changed, and the build says otherwise.
+    const differs = () =>
       logWarning(
         "the full feed the last server kept was served while the content loaded, but the content differs from it; the current feed is served now",
       );
-    }
+    // The checks before the build said nothing changed, and the build says otherwise.
+    if (opened.early && !same) differs();
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
     if (kept && same && formatCursor(journalState.id, journalState.head) === cursor) {
       // Recording it changed nothing (the same items), unless the journal went its own way.
       const { base, type, bytes, starts, etag, encoded } = kept;
       keptFeed = { base, type, full: { bytes, starts }, etag, encoded };
     } else if (kept) {
+      // The journal began again as it recorded the start (another cursor): not the kept feed.
+      if (opened.early && same) differs();
       // Other content, written with the same code and base URL: the items it holds as they
       // were are copied from it when the full feed is first written (SPEC 17).
       let places: Map<string, number> | undefined;
@@ -695,7 +728,9 @@ async function serveFirstIndex(
       flushTimer = undefined;
       pipeline.flush();
       keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning, {
-        content: building === 0 && waiting === undefined ? pipeline.restartKey() : undefined,
+        content: building === 0 && waiting === undefined && !failedBuild
+          ? pipeline.restartKey()
+          : undefined,
       });
       journal.close();
     },

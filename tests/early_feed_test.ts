@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { startService } from "../src/service.ts";
 import { FEED_IMAGE_FILE } from "../src/sync/feed_image_file.ts";
+import { OWN_RUNTIME, RUNTIMES, startServer } from "./server_helpers.ts";
 import {
   configFor,
   git,
@@ -96,6 +97,7 @@ async function restart(root: string, options: { baseUrl?: string } = {}) {
   const starting = await startService({
     config: join(root, "services.yaml"),
     logger,
+    early: true,
     ...options,
   });
   // Asked before anything is awaited: the first index is not built yet.
@@ -147,6 +149,7 @@ describe("a restart with nothing changed serves the kept full feed before its in
       const third = await startService({
         config: join(root, "services.yaml"),
         logger: memoryLogger(),
+        early: true,
       });
       assert.ok(third.early);
       // Until its index is served the kept feed stays in the state folder: a server stopped
@@ -164,6 +167,49 @@ describe("a restart with nothing changed serves the kept full feed before its in
       assert.ok(!existsSync(image), "used once its index is served");
       served.api.close();
       assert.ok(existsSync(image), "kept again at the stop");
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("only where asked for (the command line asks; a library caller waits for its service anyway)", async () => {
+    const root = await writeSite(files());
+    try {
+      await settle(root);
+      await run(root);
+      const starting = await startService({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+      });
+      assert.equal(starting.early, undefined);
+      (await starting.ready).api.close();
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("the command line says so: the kept feed at once, every route once the index is built", async () => {
+    const root = await writeSite(files());
+    const env = { CONTENT_CONFIG: join(root, "services.yaml") };
+    try {
+      await settle(root);
+      const first = await startServer(RUNTIMES[OWN_RUNTIME]("main.ts"), env);
+      const bytes = await (await fetch(`${first.url}/api/content.json`)).arrayBuffer();
+      await first.stop();
+      assert.doesNotMatch(first.stdout(), /kept from the last run/);
+      const again = await startServer(RUNTIMES[OWN_RUNTIME]("main.ts"), env);
+      try {
+        const out = again.stdout();
+        assert.match(
+          out,
+          /listening on http:\/\/\S+\/api\/content\.json · docs 8 \(8 in feed\), blog 1 \(1 in feed\) \(kept from the last run/,
+        );
+        assert.match(out, /serving every route/);
+        const now = await (await fetch(`${again.url}/api/content.json`)).arrayBuffer();
+        assert.deepEqual(new Uint8Array(now), new Uint8Array(bytes));
+      } finally {
+        await again.stop();
+      }
     } finally {
       await removeSite(root);
     }

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { LONG, md, writeSite } from "./helpers.ts";
+import { servingUrl } from "../bench/servers.ts";
 import { OWN_RUNTIME, ROOT } from "./server_helpers.ts";
 
 const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
@@ -421,8 +422,8 @@ export const manifest = await client.manifest();
     const listening = new Promise<string>((resolve, reject) => {
       child.stdout!.on("data", (chunk) => {
         out += chunk;
-        const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
-        if (match) resolve(match[1]);
+        const match = servingUrl(out);
+        if (match) resolve(match);
       });
       exited.then((code) => reject(new Error(`${command.join(" ")} exited ${code}: ${out}`)));
     });

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
+import { servingUrl } from "../bench/servers.ts";
 
 /** The repository's folder. */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -33,6 +34,8 @@ export interface Running {
   readonly url: string;
   /** What it printed on stderr so far. */
   readonly stderr: () => string;
+  /** What it printed on stdout so far. */
+  readonly stdout: () => string;
   /** Stops it (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -63,13 +66,14 @@ export function startServer(
     const timer = setTimeout(() => reject(new Error(`${command[0]} did not start: ${out}`)), 30000);
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/[^/ ]+)/.exec(out);
+      const match = servingUrl(out);
       if (match) {
         clearTimeout(timer);
         resolve({
           process: child,
-          url: match[1],
+          url: match,
           stderr: () => err,
+          stdout: () => out,
           async stop() {
             child.kill("SIGTERM");
             await exited;

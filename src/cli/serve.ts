@@ -95,6 +95,8 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
       watch: true,
       // Bound to a loopback address, the MCP server refuses other hosts (SPEC 14).
       listenHostname: hostname,
+      // A restart that finds the content as it was serves the kept full feed while it loads.
+      early: true,
     }, tuningFor(currentRuntime()));
   } catch (error) {
     if (error instanceof ConfigError) throw new StartupError(error.message, 2);
@@ -194,7 +196,17 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
       .join(", ") || "no content plugins enabled";
     console.log(`content-feed listening on ${origin}${basePath}/ · ${counts}`);
   } else if (!starting.early) console.log(listeningLine(service.api.index.counts));
-  else console.log(`content-feed serving every route on ${origin}${basePath}/`);
+  else {
+    // The counts said early are the kept feed's: said again when the index's are others.
+    const counts = (list: readonly { plugin: string; items: number; feed: number }[]) =>
+      list.map((c) => `${c.plugin} ${c.items} ${c.feed}`).join(",");
+    const same = counts(starting.early.counts) === counts(service.api.index.counts);
+    console.log(
+      same
+        ? `content-feed serving every route on ${origin}${basePath}/`
+        : `${listeningLine(service.api.index.counts)} (serving every route)`,
+    );
+  }
   console.log(loadLine(service.api.lastLoad));
   started = true;
   // A plugin folder that is not there (a typo in `path`): said, not fatal; made later, it is served.

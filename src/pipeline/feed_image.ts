@@ -60,8 +60,8 @@ export interface EarlyCheck {
  * stopping server's full feed before its own index is built (SPEC 17): the
  * code's version, the base URL, the journal's cursor, and what the
  * content was made from (`Pipeline.restartKey`: the site's configuration,
- * every file's stamp, git's HEAD and work tree). With all of them the
- * same, the index built would be the same.
+ * every file's stamp, git's HEAD and work tree), and the runtime. With all
+ * of them the same, the index built would be the same.
  *
  * @example
  * ```ts
@@ -72,8 +72,10 @@ export interface EarlyCheck {
 export function earlyKey(
   inputs: { version: string; base: string; cursor: string; content: string },
 ): string {
+  // The runtime too: its Unicode tables make slugs, and a start under another one builds first.
+  const runtime = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? "";
   return sha256HexSync(
-    ["early", inputs.version, inputs.base, inputs.cursor, inputs.content].join("\n"),
+    ["early", inputs.version, runtime, inputs.base, inputs.cursor, inputs.content].join("\n"),
   );
 }
 

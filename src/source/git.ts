@@ -3,6 +3,7 @@
 // process per file, and never the whole history again for a commit that
 // descends from the one read.
 import { execFile } from "node:child_process";
+import { statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
@@ -29,13 +30,23 @@ export interface CommitDates {
  */
 export async function inWorkTree(root: string): Promise<boolean> {
   if (process.env.GIT_DIR) return true;
-  for (let dir = root;; dir = dirname(dir)) {
+  for (const candidate of gitFolderCandidates(root)) {
     try {
-      await stat(`${dir === "/" ? "" : dir}/.git`);
+      await stat(candidate);
       return true;
     } catch {
-      if (dir === "/" || dir === "." || dirname(dir) === dir) return false;
+      // not here: the folder above
     }
+  }
+  return false;
+}
+
+/** Where a `.git` would make `root` part of a work tree: in it, and in each folder above it. */
+function gitFolderCandidates(root: string): string[] {
+  const out: string[] = [];
+  for (let dir = root;; dir = dirname(dir)) {
+    out.push(`${dir === "/" ? "" : dir}/.git`);
+    if (dir === "/" || dir === "." || dirname(dir) === dir) return out;
   }
 }
 
@@ -184,7 +195,10 @@ async function workTreeChanges(
   prefix: string,
   named?: readonly string[],
 ): Promise<{ found: Set<string>; whole: boolean } | undefined> {
-  const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
+  // The root itself ("", a watcher's event on its folder) is no pathspec git takes: the whole tree.
+  const scope = named && named.length <= MAX_NAMED && !named.includes("")
+    ? ["--", ...named]
+    : ["--", "."];
   const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
   if (run.code !== 0) return undefined;
   const found = new Set<string>();
@@ -221,13 +235,35 @@ function stateKeyOf(
  * const key = await gitStateKey("/site/content"); // "3f2a…\0docs/\0false"
  * ```
  */
-export async function gitStateKey(root: string): Promise<string | undefined> {
-  if (!await inWorkTree(root)) return "no repository";
+export function gitStateKey(root: string): Promise<string | undefined> {
+  if (!inWorkTreeNow(root)) return Promise.resolve("no repository");
   const git: GitRunner = (args) => execGit(root, args);
-  const { head } = await headOf(git);
-  if (!head) return stateKeyOf(undefined, new Set());
-  const changed = await workTreeChanges(git, head.prefix);
-  return changed ? stateKeyOf(head, changed.found) : undefined;
+  // Both started at once, before the caller's next blocking step (a listing): the work
+  // tree's changes are asked for whole, then kept to those under the root's prefix.
+  const all = workTreeChanges(git, "");
+  return headOf(git).then(async ({ head }) => {
+    const changed = await all;
+    if (!head) return stateKeyOf(undefined, new Set());
+    if (!changed) return undefined;
+    const under = new Set<string>();
+    for (const path of changed.found) {
+      if (path.startsWith(head.prefix)) under.add(path.slice(head.prefix.length));
+    }
+    return stateKeyOf(head, under);
+  });
+}
+
+/** {@link inWorkTree} with blocking stats: a few, for a start that is about to block anyway. */
+function inWorkTreeNow(root: string): boolean {
+  if (process.env.GIT_DIR) return true;
+  return gitFolderCandidates(root).some((candidate) => {
+    try {
+      statSync(candidate);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
