@@ -18,6 +18,7 @@ import {
 } from "./pipeline/feed_image.ts";
 import { createEarlyFeedHandler } from "./http/early_feed.ts";
 import { type ResolvedSite, resolveSite } from "./pipeline/site.ts";
+import type { PluginsListing } from "./source/list_plugins.ts";
 import type { PreviousFeed } from "./feed/feed_bytes.ts";
 import { codeVersion } from "./source/code_version.ts";
 import type { KeptFeed } from "./http/answer_store.ts";
@@ -300,9 +301,11 @@ export async function startService(
       // What the last server kept when it stopped, and whether the content is still what it
       // was made from (SPEC 17): then it is served while the index is built.
       image = readImage(read, opened, (meta) => base === undefined || base === meta.base);
+      /** The check's listing: the first load takes it, so a start that builds first lists once. */
+      let listed: PluginsListing | undefined;
       if (image && options.early) {
         try {
-          early = await earlyImage(image, site, base, opened);
+          ({ early, listed } = await earlyImage(image, site, base, opened));
         } catch {
           early = undefined; // a check that failed: the start builds first, as without it
         }
@@ -317,6 +320,7 @@ export async function startService(
           cache: opened.cache,
           notice: logWarning,
           site,
+          listed,
           // Requests for the kept feed are answered while the first load runs.
           ...(early ? { blockingFirstLoad: false } : {}),
         });
@@ -394,25 +398,29 @@ const EARLY_ALONE_MS = 250;
  * content was made of, and the code, the base URL, the journal's cursor,
  * the site's configuration, every content file's stamp and git's HEAD and
  * work tree are as it left them (a listing and two git processes; no
- * content file read).
+ * content file read). With the listing, which the first load takes either
+ * way: a start that builds first lists once.
  */
 async function earlyImage(
   image: FeedImage,
   site: ResolvedSite,
   base: string | undefined,
   journal: Journal,
-): Promise<{ image: FeedImage; counts: EarlyCheck["counts"] } | undefined> {
+): Promise<{
+  early?: { image: FeedImage; counts: EarlyCheck["counts"] };
+  listed?: PluginsListing;
+}> {
   const check = image.early;
-  if (!check || base === undefined || base !== image.base) return undefined;
-  const content = await currentRestartKey(site, false);
-  if (content === undefined) return undefined;
+  if (!check || base === undefined || base !== image.base) return {};
+  const { key: content, listed } = await currentRestartKey(site, false);
+  if (content === undefined) return { listed };
   const key = earlyKey({
     version: codeVersion(),
     base,
     cursor: formatCursor(journal.state.id, journal.state.head),
     content,
   });
-  return key === check.key ? { image, counts: check.counts } : undefined;
+  return key === check.key ? { early: { image, counts: check.counts }, listed } : { listed };
 }
 
 /** What {@link startService} read before the first build. */

@@ -12,6 +12,7 @@ import {
   type GitTracker,
 } from "../source/git.ts";
 import { createLoader, type Entry, listedStampsKey, type Loaded } from "../source/loader.ts";
+import type { PluginsListing } from "../source/list_plugins.ts";
 import {
   type CachedFileRow,
   type CacheWrite,
@@ -65,6 +66,8 @@ export interface ContentFilesOptions {
   readonly helperCores?: number;
   /** Whether the first load blocks on its I/O (see `LoaderOptions.blockingFirstLoad`). */
   readonly blockingFirstLoad?: boolean;
+  /** A listing made just before, for the first load (see `LoaderOptions.listed`). */
+  readonly listed?: PluginsListing;
 }
 
 /**
@@ -186,6 +189,7 @@ export function createContentFilesLoader(
       ),
     kept,
     blockingFirstLoad: options.blockingFirstLoad,
+    listed: options.listed,
     settled: cache
       ? (changed, removed) => {
         for (const entry of changed) {
@@ -316,18 +320,24 @@ const GIT_OFF = "git off";
  * What {@link ContentFilesLoader.restartKey} would say of a load of the
  * content as it is now: a listing with a stat of every file, and HEAD and
  * the work tree's changes asked of git (beside the listing). Reads no
- * content file. `undefined` when git failed.
+ * content file. `key` is `undefined` when git failed; `listed` is the
+ * listing, for the first load (`ContentFilesOptions.listed`).
  *
  * @example
  * ```ts
  * import { currentFilesKey } from "./content_files.ts";
  * import { loadConfigFile } from "../config/load.ts";
- * const key = await currentFilesKey(await loadConfigFile("content/services.yaml"));
+ * const { key } = await currentFilesKey(await loadConfigFile("content/services.yaml"));
  * ```
  */
-export async function currentFilesKey(config: ContentConfig): Promise<string | undefined> {
+export async function currentFilesKey(
+  config: ContentConfig,
+): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const git = config.git ? gitStateKey(config.root) : Promise.resolve(GIT_OFF);
-  const files = await listedStampsKey(config);
+  const { key: files, listed } = await listedStampsKey(config);
   const state = await git;
-  return files === undefined || state === undefined ? undefined : `${files}\n${state}`;
+  return {
+    key: files === undefined || state === undefined ? undefined : `${files}\n${state}`,
+    listed,
+  };
 }

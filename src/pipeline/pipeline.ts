@@ -15,6 +15,7 @@ import { sha256HexSync } from "../util/sha256.ts";
 import { type Exclusions, exclusionsOf } from "./exclusions.ts";
 import { type ResolvedSite, resolveSite } from "./site.ts";
 import type { Warning } from "../source/parsed_file.ts";
+import type { PluginsListing } from "../source/list_plugins.ts";
 
 /** Where a pipeline's files come from: the content folder, or a snapshot's files. */
 export interface PipelineSource {
@@ -129,8 +130,9 @@ export async function contentPipeline(
 /**
  * What {@link Pipeline.restartKey} of a server's pipeline on `site` would
  * say of the content as it is now, read without reading a content file (a
- * listing, a stat of each file, two git processes); `undefined` when git
- * failed.
+ * listing, a stat of each file, two git processes): `key` is `undefined`
+ * when git failed; `listed` is the listing, for the pipeline's first load
+ * (`PipelineOptions.listed`: a start that builds first lists once).
  *
  * @example
  * ```ts
@@ -138,15 +140,18 @@ export async function contentPipeline(
  * import { resolveSite } from "./site.ts";
  * import { loadConfigFile } from "../config/load.ts";
  * const site = await resolveSite(await loadConfigFile("content/services.yaml"));
- * const key = await currentRestartKey(site, false);
+ * const { key } = await currentRestartKey(site, false);
  * ```
  */
 export async function currentRestartKey(
   site: ResolvedSite,
   keepBody: boolean,
-): Promise<string | undefined> {
-  const files = await currentFilesKey(site.config);
-  return files === undefined ? undefined : `${siteKeyOf(site, keepBody)}\n${files}`;
+): Promise<{ key: string | undefined; listed: PluginsListing }> {
+  const { key: files, listed } = await currentFilesKey(site.config);
+  return {
+    key: files === undefined ? undefined : `${siteKeyOf(site, keepBody)}\n${files}`,
+    listed,
+  };
 }
 
 /** The site's configuration as resolved (generator, variants, pages' rules, warnings), hashed. */

@@ -76,6 +76,8 @@ export function createLoader<T extends object>(
   let folderStamps = new Map<string, number>();
   let irregular = false;
   let listedOnce = false;
+  /** The listing a caller made before the first load (`LoaderOptions.listed`), taken by it. */
+  let firstListing = options.listed;
   /** The `extraVersion` every kept file was last checked against. */
   let checkedVersion: unknown = UNCHECKED;
   const selectors = pluginSelectors(config);
@@ -272,7 +274,9 @@ export function createLoader<T extends object>(
     const todo: ReadJob[] = [];
     const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
     const stamp = !first || cache.size > 0;
-    const listed = await listPlugins(config.root, selectors, { blocking: first, stamp });
+    const given = firstListing;
+    firstListing = undefined;
+    const listed = given ?? await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
     irregular = listed.irregular;
     for (const { selector: { plugin }, files } of listed.found) {
@@ -399,17 +403,20 @@ function entryKey(plugin: string, abs: string): string {
  * Lists a configuration's content with a stat of every file, as a load
  * does, and gives the digest {@link ContentLoader.stampsKey} gives for the
  * same files and stamps (SPEC 17: a restart that finds it equal to the one
- * kept at the stop knows no content file changed meanwhile). Blocking: for
- * a start, before anything is served.
+ * kept at the stop knows no content file changed meanwhile), and the
+ * listing (a loader's first load takes it: `LoaderOptions.listed`).
+ * Blocking: for a start, before anything is served.
  *
  * @example
  * ```ts
  * import { listedStampsKey } from "./loader.ts";
  * import { loadConfigFile } from "../config/load.ts";
- * const key = await listedStampsKey(await loadConfigFile("content/services.yaml"));
+ * const { key } = await listedStampsKey(await loadConfigFile("content/services.yaml"));
  * ```
  */
-export async function listedStampsKey(config: ContentConfig): Promise<string | undefined> {
+export async function listedStampsKey(
+  config: ContentConfig,
+): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const listed = await listPlugins(config.root, pluginSelectors(config), {
     blocking: true,
     stamp: true,
@@ -418,11 +425,13 @@ export async function listedStampsKey(config: ContentConfig): Promise<string | u
   for (const { selector: { plugin }, files: found } of listed.found) {
     for (const file of found) {
       const { mtime, size, ino } = file;
-      if (mtime === undefined || size === undefined || ino === undefined) return undefined;
+      if (mtime === undefined || size === undefined || ino === undefined) {
+        return { key: undefined, listed };
+      }
       files.push({ key: entryKey(plugin.name, file.abs), size, mtime, ino });
     }
   }
-  return stampsKey(files, listed.warnings);
+  return { key: stampsKey(files, listed.warnings), listed };
 }
 
 /** The cores the runtime says it may use (1 where it does not say). */

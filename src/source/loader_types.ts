@@ -1,5 +1,5 @@
 // What a content loader is: its options, and what one load gives.
-import type { LeftOutFile } from "./list_plugins.ts";
+import type { LeftOutFile, PluginsListing } from "./list_plugins.ts";
 import type { ParsedFile, Warning } from "./parsed_file.ts";
 import type { LoadWork } from "./load_work.ts";
 
@@ -150,6 +150,12 @@ export interface LoaderOptions<T> {
    * answers requests meanwhile (SPEC 17: the kept full feed).
    */
   readonly blockingFirstLoad?: boolean;
+  /**
+   * A listing of every plugin folder with a stat of each file, made just
+   * before (by `listedStampsKey`, for a restart's check): the first load
+   * takes it instead of listing again.
+   */
+  readonly listed?: PluginsListing;
   /**
    * Told after each load what changed in the loader's entries: those made
    * or changed, and those gone (the service keeps them in its state folder).
