@@ -390,7 +390,7 @@ export async function startService(
 }
 
 /** How long a start that serves the kept feed waits for its first request before it loads. */
-const EARLY_ALONE_MS = 250;
+const EARLY_ALONE_MS = 50;
 
 /**
  * The image, with what the start-up line says, when this start may serve it
