@@ -195,10 +195,7 @@ async function workTreeChanges(
   prefix: string,
   named?: readonly string[],
 ): Promise<{ found: Set<string>; whole: boolean } | undefined> {
-  // The root itself ("", a watcher's event on its folder) is no pathspec git takes: the whole tree.
-  const scope = named && named.length <= MAX_NAMED && !named.includes("")
-    ? ["--", ...named]
-    : ["--", "."];
+  const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
   const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
   if (run.code !== 0) return undefined;
   const found = new Set<string>();
@@ -455,16 +452,19 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       // A watcher's paths, while HEAD stays where it was: only whether those changed in the work tree.
       const still = history !== undefined && headStamp !== undefined && stamp === headStamp;
       if (named && still) {
-        if (named.length === 0) return { changed: new Set() };
+        // The root's own folder (a watcher's event on it, "") is no file of git's, and no
+        // pathspec git takes: its status asked, git failed, and the work tree was not known.
+        const paths = named.filter((path) => path !== "");
+        if (paths.length === 0) return { changed: new Set() };
         const prefix = history!.prefix;
-        const found = await status(prefix, named);
+        const found = await status(prefix, paths);
         if (!found) {
           state = undefined; // what the work tree holds is not known now
           return { changed: new Set() };
         }
         const head = { commit: history!.head, prefix, shallow: history!.shallow };
         const changed = new Set<string>();
-        const scope = found.whole ? [...new Set([...dirty, ...found.found])] : named;
+        const scope = found.whole ? [...new Set([...dirty, ...found.found])] : paths;
         for (const path of scope) {
           const was = dirty.has(path);
           const is = found.found.has(path);
