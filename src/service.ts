@@ -257,8 +257,11 @@ export async function startService(
   let pipeline: Pipeline | Promise<Pipeline>;
   let settingsUrl: string | undefined;
   let journal: Journal;
-  /** The full feed the last server kept, taken from the state folder. */
-  let image: FeedImage | undefined;
+  /**
+   * The full feed the last server kept, read from the state folder: handed on once and let go
+   * (this scope lives as long as `handle`).
+   */
+  const given: { image?: FeedImage } = {};
   /** Set when it is served while the first index is built. */
   let early: { image: FeedImage; counts: EarlyCheck["counts"] } | undefined;
   /** Told when the kept feed is answered (the first load waits for it, or a moment). */
@@ -300,14 +303,20 @@ export async function startService(
       const base = resolveBaseUrl(settingsUrl, options.baseUrl);
       // What the last server kept when it stopped, and whether the content is still what it
       // was made from (SPEC 17): then it is served while the index is built.
-      image = readImage(read, opened, (meta) => base === undefined || base === meta.base);
+      const image = given.image = readImage(
+        read,
+        opened,
+        (meta) => base === undefined || base === meta.base,
+      );
       /** The check's listing: the first load takes it, so a start that builds first lists once. */
       let listed: PluginsListing | undefined;
       if (image && options.early) {
         try {
-          ({ early, listed } = await earlyImage(image, site, base, opened));
+          const checked = await checkEarly(image, site, base, opened);
+          listed = checked.listed;
+          if (checked.counts) early = { image, counts: checked.counts };
         } catch {
-          early = undefined; // a check that failed: the start builds first, as without it
+          // a check that failed: the start builds first, as without it
         }
       }
       // The server keeps each file's fields, not its text: a body is read
@@ -352,9 +361,6 @@ export async function startService(
   let current: Handler = early
     ? createEarlyFeedHandler(early.image, settings, basePath, starting, () => answered())
     : starting;
-  // The image is handed on once and let go here: this scope lives as long as `handle`.
-  const given = { image };
-  image = undefined;
   const opened = {
     config,
     journal,
@@ -393,23 +399,20 @@ export async function startService(
 const EARLY_ALONE_MS = 50;
 
 /**
- * The image, with what the start-up line says, when this start may serve it
- * before its index is built (SPEC 17): the stopping server said what its
- * content was made of, and the code, the base URL, the journal's cursor,
- * the site's configuration, every content file's stamp and git's HEAD and
- * work tree are as it left them (a listing and two git processes; no
- * content file read). With the listing, which the first load takes either
- * way: a start that builds first lists once.
+ * Whether this start may serve `image` before its index is built (SPEC 17),
+ * with what the start-up line then says (`counts`): the stopping server
+ * said what its content was made of, and the code, the base URL, the
+ * journal's cursor, the site's configuration, every content file's stamp
+ * and git's HEAD and work tree are as it left them (a listing and two git
+ * processes; no content file read). With the listing, which the first load
+ * takes either way: a start that builds first lists once.
  */
-async function earlyImage(
+async function checkEarly(
   image: FeedImage,
   site: ResolvedSite,
   base: string | undefined,
   journal: Journal,
-): Promise<{
-  early?: { image: FeedImage; counts: EarlyCheck["counts"] };
-  listed?: PluginsListing;
-}> {
+): Promise<{ counts?: EarlyCheck["counts"]; listed?: PluginsListing }> {
   const check = image.early;
   if (!check || base === undefined || base !== image.base) return {};
   const { key: content, listed } = await currentRestartKey(site, false);
@@ -420,7 +423,7 @@ async function earlyImage(
     cursor: formatCursor(journal.state.id, journal.state.head),
     content,
   });
-  return key === check.key ? { early: { image, counts: check.counts }, listed } : { listed };
+  return key === check.key ? { counts: check.counts, listed } : { listed };
 }
 
 /** What {@link startService} read before the first build. */
@@ -459,6 +462,9 @@ function readImage(
  * Keeps the full feed a stopping server served for the next start (SPEC
  * 17): its bytes, offsets, ETag and encodings, under the key of what they
  * were made of. A feed not served, or a journal not on disk, keeps nothing.
+ *
+ * @param content what the served index was made from (`Pipeline.restartKey`),
+ *   for the next start's early check; `undefined` keeps no early check
  */
 function keepImage(
   config: ContentConfig | undefined,
@@ -467,14 +473,13 @@ function keepImage(
   index: Index,
   state: JournalState,
   warn: (message: string) => void,
-  made: { readonly content: string | undefined },
+  content: string | undefined,
 ): void {
   if (!served || !config || !journal.durable) return;
   try {
     const version = codeVersion();
     const items = feedItemKeys(index, journal.keyOf);
     const cursor = formatCursor(state.id, state.head);
-    const content = made.content;
     keepFeedImage(config.state, {
       ...(content === undefined ? {} : {
         early: {
@@ -735,11 +740,11 @@ async function serveFirstIndex(
       clearTimeout(flushTimer);
       flushTimer = undefined;
       pipeline.flush();
-      keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning, {
-        content: building === 0 && waiting === undefined && !failedBuild
-          ? pipeline.restartKey()
-          : undefined,
-      });
+      // What the served index was made from, when the pipeline can still tell.
+      const content = building === 0 && waiting === undefined && !failedBuild
+        ? pipeline.restartKey()
+        : undefined;
+      keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning, content);
       journal.close();
     },
   };

@@ -43,6 +43,16 @@ function files(): Record<string, string> {
   return out;
 }
 
+/** Runs `fn` on a fresh site of {@link files} and always removes its folder. */
+async function onSite(fn: (root: string) => Promise<void>): Promise<void> {
+  const root = await writeSite(files());
+  try {
+    await fn(root);
+  } finally {
+    await removeSite(root);
+  }
+}
+
 /** Stamps every file of the site with a time long ago (a start reads none of them near a change). */
 async function settle(root: string): Promise<void> {
   const walk = async (folder: string) => {
@@ -126,8 +136,7 @@ async function restart(root: string, options: { baseUrl?: string } = {}) {
 
 describe("a restart with nothing changed serves the kept full feed before its index is built (SPEC 17)", () => {
   it("byte for byte what its index then serves, with the same ETags; every other route waits", async () => {
-    const root = await writeSite(files());
-    try {
+    await onSite(async (root) => {
       await settle(root);
       const first = await run(root);
       const again = await restart(root);
@@ -167,14 +176,11 @@ describe("a restart with nothing changed serves the kept full feed before its in
       assert.ok(!existsSync(image), "used once its index is served");
       served.api.close();
       assert.ok(existsSync(image), "kept again at the stop");
-    } finally {
-      await removeSite(root);
-    }
+    });
   });
 
   it("only where asked for (the command line asks; a library caller waits for its service anyway)", async () => {
-    const root = await writeSite(files());
-    try {
+    await onSite(async (root) => {
       await settle(root);
       await run(root);
       const starting = await startService({
@@ -183,15 +189,12 @@ describe("a restart with nothing changed serves the kept full feed before its in
       });
       assert.equal(starting.early, undefined);
       (await starting.ready).api.close();
-    } finally {
-      await removeSite(root);
-    }
+    });
   });
 
   it("the command line says so: the kept feed at once, every route once the index is built", async () => {
-    const root = await writeSite(files());
-    const env = { CONTENT_CONFIG: join(root, "services.yaml") };
-    try {
+    await onSite(async (root) => {
+      const env = { CONTENT_CONFIG: join(root, "services.yaml") };
       await settle(root);
       const first = await startServer(RUNTIMES[OWN_RUNTIME]("main.ts"), env);
       const bytes = await (await fetch(`${first.url}/api/content.json`)).arrayBuffer();
@@ -210,31 +213,28 @@ describe("a restart with nothing changed serves the kept full feed before its in
       } finally {
         await again.stop();
       }
-    } finally {
-      await removeSite(root);
-    }
+    });
   });
 
   it("anything changed while no server ran: the start waits for its index, which serves the change", async () => {
-    const root = await writeSite(files());
-    const changes: [string, () => Promise<unknown>][] = [
-      ["a file edited", () => appendFile(join(root, "docs/s0/doc-0.md"), "\nEdited.\n")],
-      ["a file touched", () => utimes(join(root, "docs/s1/doc-1.md"), new Date(), new Date())],
-      ["a file added", () => writeFile(join(root, "docs/s0/new.md"), md({ title: "New" }, LONG))],
-      ["a file removed", () => rm(join(root, "docs/s1/doc-3.md"))],
-      [
-        "the configuration",
-        () =>
-          writeFile(
-            join(root, "services.yaml"),
-            configFor(["docs", "blog", "api"], BASE).replace(
-              "    url:",
-              '    title: "T"\n    url:',
+    await onSite(async (root) => {
+      const changes: [string, () => Promise<unknown>][] = [
+        ["a file edited", () => appendFile(join(root, "docs/s0/doc-0.md"), "\nEdited.\n")],
+        ["a file touched", () => utimes(join(root, "docs/s1/doc-1.md"), new Date(), new Date())],
+        ["a file added", () => writeFile(join(root, "docs/s0/new.md"), md({ title: "New" }, LONG))],
+        ["a file removed", () => rm(join(root, "docs/s1/doc-3.md"))],
+        [
+          "the configuration",
+          () =>
+            writeFile(
+              join(root, "services.yaml"),
+              configFor(["docs", "blog", "api"], BASE).replace(
+                "    url:",
+                '    title: "T"\n    url:',
+              ),
             ),
-          ),
-      ],
-    ];
-    try {
+        ],
+      ];
       for (const [what, change] of changes) {
         await settle(root);
         await run(root); // a server that stops with nothing near a change: it keeps an early check
@@ -253,14 +253,11 @@ describe("a restart with nothing changed serves the kept full feed before its in
       await run(root, { baseUrl: BASE });
       const other = await restart(root, { baseUrl: "https://other.example" });
       assert.equal(other.early, undefined, "another base URL");
-    } finally {
-      await removeSite(root);
-    }
+    });
   });
 
   it("a file changed within its stamp's resolution of its read: the next start looks at it again", async () => {
-    const root = await writeSite(files());
-    try {
+    await onSite(async (root) => {
       // Not settled: the files were written just now, so their reads are too close to trust.
       await run(root);
       const after = await restart(root);
@@ -269,15 +266,12 @@ describe("a restart with nothing changed serves the kept full feed before its in
       await settle(root);
       await run(root);
       assert.ok((await restart(root)).early);
-    } finally {
-      await removeSite(root);
-    }
+    });
   });
 
   it("in git: a commit, or a change in the work tree, while no server ran", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");
-    const root = await writeSite(files());
-    try {
+    await onSite(async (root) => {
       git(root, ["init", "-q"]);
       git(root, ["add", "."]);
       git(root, ["commit", "-qm", "one"], "2024-01-02T10:00:00Z");
@@ -295,8 +289,6 @@ describe("a restart with nothing changed serves the kept full feed before its in
       const staged = await restart(root);
       assert.equal(staged.early, undefined, "after a change in git's index");
       assert.deepEqual(staged.warnings, []);
-    } finally {
-      await removeSite(root);
-    }
+    });
   });
 });

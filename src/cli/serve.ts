@@ -126,17 +126,19 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
   console.log(
     `content-feed starting: loading the content; ${origin}${basePath}/api/health answers "starting" until it is served`,
   );
-  const listeningLine = (counts: readonly { plugin: string; items: number; feed: number }[]) =>
-    `content-feed listening on ${origin}${basePath}/api/content.json · ${
-      counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
-      "no content plugins enabled"
-    }`;
+  /** Each plugin's items, as the start-up line says them. */
+  const countsText = (counts: readonly { plugin: string; items: number; feed: number }[]) =>
+    counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`).join(", ") ||
+    "no content plugins enabled";
+  const listeningLine = (first: string, counts: string) =>
+    `content-feed listening on ${origin}${basePath}${first} · ${counts}`;
   // A restart that found the content as the last server left it serves that server's full
   // feed while it loads (SPEC 17): its start-up line says so at once.
   if (starting.early) {
+    const counts = countsText(starting.early.counts);
     console.log(
       `${
-        listeningLine(starting.early.counts)
+        listeningLine("/api/content.json", counts)
       } (kept from the last run; the rest is served once loaded)`,
     );
   }
@@ -191,22 +193,13 @@ export async function serveContent(options: ServeOptions): Promise<RunningServer
     throw new StartupError(`start-up failed: ${oneLine(error)}`, 1);
   }
   if (closing) return { url: server.url!, service, close };
-  if (!service.api.index.settings.api) {
-    const counts = service.api.index.counts.map((c) => `${c.plugin} ${c.items} (${c.feed} in feed)`)
-      .join(", ") || "no content plugins enabled";
-    console.log(`content-feed listening on ${origin}${basePath}/ · ${counts}`);
-  } else if (!starting.early) console.log(listeningLine(service.api.index.counts));
-  else {
-    // The counts said early are the kept feed's: said again when the index's are others.
-    const counts = (list: readonly { plugin: string; items: number; feed: number }[]) =>
-      list.map((c) => `${c.plugin} ${c.items} ${c.feed}`).join(",");
-    const same = counts(starting.early.counts) === counts(service.api.index.counts);
-    console.log(
-      same
-        ? `content-feed serving every route on ${origin}${basePath}/`
-        : `${listeningLine(service.api.index.counts)} (serving every route)`,
-    );
-  }
+  const counts = countsText(service.api.index.counts);
+  const first = service.api.index.settings.api ? "/api/content.json" : "/";
+  if (!starting.early) console.log(listeningLine(first, counts));
+  // The counts said early are the kept feed's: said again when the index's are others.
+  else if (counts === countsText(starting.early.counts)) {
+    console.log(`content-feed serving every route on ${origin}${basePath}/`);
+  } else console.log(`${listeningLine(first, counts)} (serving every route)`);
   console.log(loadLine(service.api.lastLoad));
   started = true;
   // A plugin folder that is not there (a typo in `path`): said, not fatal; made later, it is served.

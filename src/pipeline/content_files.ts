@@ -13,6 +13,7 @@ import {
 } from "../source/git.ts";
 import { createLoader, type Entry, listedStampsKey, type Loaded } from "../source/loader.ts";
 import type { PluginsListing } from "../source/list_plugins.ts";
+import { joinKeys } from "../source/stamps_key.ts";
 import {
   type CachedFileRow,
   type CacheWrite,
@@ -222,9 +223,7 @@ export function createContentFilesLoader(
   return {
     foldersChanged: () => loader.foldersChanged(),
     restartKey() {
-      const files = loader.stampsKey();
-      const git = tracker ? tracker.stateKey() : GIT_OFF;
-      return files === undefined || git === undefined ? undefined : `${files}\n${git}`;
+      return joinKeys(loader.stampsKey(), tracker ? tracker.stateKey() : GIT_OFF);
     },
     flush(limit = Infinity) {
       if (!cache || (rows.size === 0 && gitWrite === undefined)) return false;
@@ -335,9 +334,5 @@ export async function currentFilesKey(
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const git = config.git ? gitStateKey(config.root) : Promise.resolve(GIT_OFF);
   const { key: files, listed } = await listedStampsKey(config);
-  const state = await git;
-  return {
-    key: files === undefined || state === undefined ? undefined : `${files}\n${state}`,
-    listed,
-  };
+  return { key: joinKeys(files, await git), listed };
 }

@@ -16,6 +16,7 @@ import { type Exclusions, exclusionsOf } from "./exclusions.ts";
 import { type ResolvedSite, resolveSite } from "./site.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import type { PluginsListing } from "../source/list_plugins.ts";
+import { joinKeys } from "../source/stamps_key.ts";
 
 /** Where a pipeline's files come from: the content folder, or a snapshot's files. */
 export interface PipelineSource {
@@ -120,10 +121,7 @@ export async function contentPipeline(
   const siteKey = siteKeyOf(site, options.keepBody);
   return {
     ...pipeline,
-    restartKey() {
-      const files = source.restartKey();
-      return files === undefined ? undefined : `${siteKey}\n${files}`;
-    },
+    restartKey: () => joinKeys(siteKey, source.restartKey()),
   };
 }
 
@@ -148,10 +146,7 @@ export async function currentRestartKey(
   keepBody: boolean,
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const { key: files, listed } = await currentFilesKey(site.config);
-  return {
-    key: files === undefined ? undefined : `${siteKeyOf(site, keepBody)}\n${files}`,
-    listed,
-  };
+  return { key: joinKeys(siteKeyOf(site, keepBody), files), listed };
 }
 
 /** The site's configuration as resolved (generator, variants, pages' rules, warnings), hashed. */

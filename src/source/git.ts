@@ -20,33 +20,24 @@ export interface CommitDates {
  * Whether `root` may be in a git work tree: a `.git` in it or a folder
  * above it, or a `GIT_DIR` set. A few stats, where starting `git` to learn
  * that the content is not in a repository cost tens of milliseconds of a
- * cold start.
+ * cold start. Blocking stats: a stat never waits, and a start's check
+ * starts git right after, before its listing blocks.
  *
  * @example
  * ```ts
  * import { inWorkTree } from "./git.ts";
- * if (await inWorkTree("/site/content")) console.log("git may know its dates");
+ * if (inWorkTree("/site/content")) console.log("git may know its dates");
  * ```
  */
-export async function inWorkTree(root: string): Promise<boolean> {
+export function inWorkTree(root: string): boolean {
   if (process.env.GIT_DIR) return true;
-  for (const candidate of gitFolderCandidates(root)) {
+  for (let dir = root;; dir = dirname(dir)) {
     try {
-      await stat(candidate);
+      statSync(`${dir === "/" ? "" : dir}/.git`);
       return true;
     } catch {
-      // not here: the folder above
+      if (dir === "/" || dir === "." || dirname(dir) === dir) return false;
     }
-  }
-  return false;
-}
-
-/** Where a `.git` would make `root` part of a work tree: in it, and in each folder above it. */
-function gitFolderCandidates(root: string): string[] {
-  const out: string[] = [];
-  for (let dir = root;; dir = dirname(dir)) {
-    out.push(`${dir === "/" ? "" : dir}/.git`);
-    if (dir === "/" || dir === "." || dirname(dir) === dir) return out;
   }
 }
 
@@ -198,16 +189,22 @@ async function workTreeChanges(
   const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
   const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
   if (run.code !== 0) return undefined;
-  const found = new Set<string>();
+  const found: string[] = [];
   const entries = run.stdout.split("\0");
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
     if (entry.length < 4) continue;
-    const path = entry.slice(3);
+    found.push(entry.slice(3));
     if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
-    if (path.startsWith(prefix)) found.add(path.slice(prefix.length));
   }
-  return { found, whole: scope[1] === "." };
+  return { found: under(found, prefix), whole: scope[1] === "." };
+}
+
+/** The paths under `prefix` (a folder of the repository, or ""), relative to it. */
+function under(paths: Iterable<string>, prefix: string): Set<string> {
+  const out = new Set<string>();
+  for (const path of paths) if (path.startsWith(prefix)) out.add(path.slice(prefix.length));
+  return out;
 }
 
 /** The state key of a repository at `head` with the work tree's changed files `dirty`. */
@@ -233,7 +230,7 @@ function stateKeyOf(
  * ```
  */
 export function gitStateKey(root: string): Promise<string | undefined> {
-  if (!inWorkTreeNow(root)) return Promise.resolve("no repository");
+  if (!inWorkTree(root)) return Promise.resolve("no repository");
   const git: GitRunner = (args) => execGit(root, args);
   // Both started at once, before the caller's next blocking step (a listing): the work
   // tree's changes are asked for whole, then kept to those under the root's prefix.
@@ -242,24 +239,7 @@ export function gitStateKey(root: string): Promise<string | undefined> {
     const changed = await all;
     if (!head) return stateKeyOf(undefined, new Set());
     if (!changed) return undefined;
-    const under = new Set<string>();
-    for (const path of changed.found) {
-      if (path.startsWith(head.prefix)) under.add(path.slice(head.prefix.length));
-    }
-    return stateKeyOf(head, under);
-  });
-}
-
-/** {@link inWorkTree} with blocking stats: a few, for a start that is about to block anyway. */
-function inWorkTreeNow(root: string): boolean {
-  if (process.env.GIT_DIR) return true;
-  return gitFolderCandidates(root).some((candidate) => {
-    try {
-      statSync(candidate);
-      return true;
-    } catch {
-      return false;
-    }
+    return stateKeyOf(head, under(changed.found, head.prefix));
   });
 }
 
@@ -433,8 +413,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     history: () => history,
     stateKey: () => state,
     async refresh(named) {
-      inTree ??= await inWorkTree(root);
-      if (!inTree) inTree = await inWorkTree(root); // a repository made since
+      inTree ??= inWorkTree(root);
+      if (!inTree) inTree = inWorkTree(root); // a repository made since
       if (!inTree) {
         const had = history !== undefined || given.size > 0;
         history = undefined;

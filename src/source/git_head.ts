@@ -83,7 +83,7 @@ export function watchGitHead(
 
 /** The git folder of the work tree that holds `root` (`.git`, or a linked work tree's), or `undefined`. */
 async function gitDirOf(root: string): Promise<string | undefined> {
-  if (!(await inWorkTree(root))) return undefined;
+  if (!inWorkTree(root)) return undefined;
   try {
     return (await runGit(root, ["rev-parse", "--absolute-git-dir"])).trim() || undefined;
   } catch {

@@ -45,3 +45,18 @@ export function stampsKey(files: readonly StampedFile[], warnings: readonly Warn
 export function warningsKey(warnings: readonly Warning[]): string {
   return warnings.map((w) => `${w.file}\n${w.message}`).sort().join("\n");
 }
+
+/**
+ * The parts of a restart key (the site's, the files', git's) as one key, a
+ * line each: `undefined` when a part cannot be told.
+ *
+ * @example
+ * ```ts
+ * import { joinKeys } from "./stamps_key.ts";
+ * joinKeys("a", "b"); // "a\nb"
+ * joinKeys("a", undefined); // undefined
+ * ```
+ */
+export function joinKeys(...parts: (string | undefined)[]): string | undefined {
+  return parts.includes(undefined) ? undefined : parts.join("\n");
+}

@@ -58,15 +58,10 @@ interface StoredMeta extends FeedImageMeta {
  * ```
  */
 export function keepFeedImage(folder: string, image: FeedImage): void {
-  const { bytes, starts, encoded, key, format, builtAt, base, type, etag, early } = image;
+  const { bytes, starts, encoded, early } = image;
   const items = new TextEncoder().encode(JSON.stringify(image.items));
   const meta: StoredMeta = {
-    key,
-    format,
-    builtAt,
-    base,
-    type,
-    etag,
+    ...ownMeta(image),
     length: bytes.length,
     count: starts.length,
     itemsLength: items.length,
@@ -216,20 +211,22 @@ function imageIn(fd: number, wanted: (meta: FeedImageMeta) => boolean): FeedImag
     !Array.isArray(items) || items.length !== meta.count - 1 ||
     !items.every((item) => typeof item === "string")
   ) return undefined;
-  const { key, format, builtAt, base, type, etag, early } = meta;
+  const early = meta.early;
   return {
-    key,
-    format,
-    builtAt,
-    base,
-    type,
-    etag,
+    ...ownMeta(meta),
     bytes,
     starts,
     encoded,
     items,
     ...(isEarlyCheck(early) ? { early } : {}),
   };
+}
+
+/** What an image says of itself besides its parts' lengths and its early check, as written and read. */
+function ownMeta(
+  { key, format, builtAt, base, type, etag }: Omit<FeedImageMeta, "encoded">,
+): Omit<FeedImageMeta, "encoded" | "early"> {
+  return { key, format, builtAt, base, type, etag };
 }
 
 /** Whether a parsed `meta` says all a stored one says, each of the right kind. */
