@@ -420,7 +420,7 @@ async function checkEarly(
   const key = earlyKey({
     version: codeVersion(),
     base,
-    cursor: formatCursor(journal.state.id, journal.state.head),
+    cursor: formatCursor(journal.cursor.id, journal.cursor.head),
     content,
   });
   return key === check.key ? { counts: check.counts, listed } : { listed };

@@ -347,6 +347,47 @@ describe("the journal in SQLite (SPEC 12 durable)", () => {
     }
   });
 
+  it("reads its entries on first use: the cursor comes first, and damaged entries move the file aside then", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "content-feed-journal-"));
+    try {
+      const first = openJournalStore(folder, () => {});
+      const ids = Array.from({ length: 3000 }, (_, i) => `docs_page-${i}-${"x".repeat(40)}`);
+      const changes = planRecord(first.state, ids.map((id) => item(id)), 7, 90 * DAY);
+      first.write(changes);
+      const written = applyChanges(first.state, changes);
+      first.close();
+      // Intact: the cursor is the file's, and the entries are all there when asked for.
+      const intact = openJournalStore(folder, assert.fail);
+      assert.deepEqual(intact.opened, { id: written.id, head: written.head });
+      assert.deepEqual(intact.state, written);
+      intact.close();
+      // The entries' pages overwritten (the file's second half): the meta still reads.
+      const file = join(folder, "journal.sqlite");
+      const bytes = await readFile(file);
+      bytes.fill(0x5a, Math.floor(bytes.length / 2));
+      await writeFile(file, bytes);
+      const warnings: string[] = [];
+      const damaged = openJournalStore(folder, (message) => warnings.push(message));
+      assert.deepEqual(damaged.opened, { id: written.id, head: written.head });
+      assert.deepEqual(warnings, []);
+      assert.equal(damaged.state.head, 0);
+      assert.notEqual(damaged.state.id, written.id);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], /moved to .*journal\.sqlite\.unreadable-\d+.*since=0/);
+      // The new journal is the one written from then on.
+      const begun = damaged.state;
+      const next = planRecord(begun, [item("a")], 8, 90 * DAY);
+      damaged.write(next);
+      damaged.close();
+      const reopened = openJournalStore(folder, assert.fail);
+      assert.deepEqual(reopened.state, applyChanges(begun, next));
+      assert.deepEqual([...reopened.state.entries.keys()], ["a"]);
+      reopened.close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it("moves a damaged file aside, with a warning, and begins a new journal", async () => {
     const folder = await mkdtemp(join(tmpdir(), "content-feed-journal-"));
     try {

@@ -1,9 +1,10 @@
 // The small file-system helpers the service needs besides listing
 // (list.ts), reading content (read_regular.ts) and watching (watch.ts).
-// `node:fs` behaves the same under Deno, Bun and Node, so no runtime checks
-// are needed.
+// `node:fs` behaves the same under Deno, Bun and Node; the one stat a
+// listing makes per file comes from the runtime's fastest call
+// (`adapters/file_system.ts`).
 import { lstat, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { statSync } from "node:fs";
+import { statStamp } from "../adapters/file_system.ts";
 import process from "node:process";
 import { setImmediate } from "node:timers";
 import type { FoundFile } from "./list.ts";
@@ -93,8 +94,7 @@ export async function listingProblem(path: string): Promise<string | undefined> 
  * ```
  */
 export function stampOf(path: string): Stamp {
-  const info = statSync(path);
-  return { mtime: info.mtimeMs, size: info.size, ino: info.ino };
+  return statStamp(path);
 }
 
 /**
@@ -120,8 +120,8 @@ export async function stampAll(
   for (let i = 0; i < files.length; i++) {
     const { path, abs } = files[i];
     try {
-      const info = statSync(abs);
-      out.push({ path, abs, mtime: info.mtimeMs, size: info.size, ino: info.ino });
+      const { mtime, size, ino } = statStamp(abs);
+      out.push({ path, abs, mtime, size, ino });
     } catch (error) {
       failed(files[i], (error as { code?: string }).code ?? "unreadable");
     }

@@ -1,7 +1,8 @@
 // Listing content folders: which files are there, which folders (with their
 // modification times), and which paths are not regular files.
 import { readdir, realpath, stat } from "node:fs/promises";
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { readFolderSync } from "../adapters/file_system.ts";
 
 /** A file found under a plugin folder. */
 export interface FoundFile {
@@ -84,7 +85,7 @@ export async function listFiles(
   const io = blocking
     ? {
       realpath: (path: string) => realpathSync(path),
-      readdir: (path: string) => readdirSync(path, { withFileTypes: true }),
+      readdir: readFolderSync,
       stat: (path: string) => statSync(path),
     }
     : {

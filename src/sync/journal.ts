@@ -25,6 +25,11 @@ import {
 export interface Journal {
   /** The journal as of the last index recorded. */
   readonly state: JournalState;
+  /**
+   * Its id and last sequence number, what a cursor is made of: read
+   * without the journal's entries while no index was recorded yet.
+   */
+  readonly cursor: { readonly id: string; readonly head: number };
   /** Whether it is kept on disk now (else it lasts as long as the process). */
   readonly durable: boolean;
   /**
@@ -95,7 +100,26 @@ export function createJournal(options: JournalOptions): Journal {
       );
     }
   }
-  let state = store?.state ?? options.initial ?? emptyJournal();
+  /**
+   * The journal as of the last index recorded: read from the file on first
+   * use (a restart answers its kept feed before; `cursor` needs no entries).
+   */
+  let state: JournalState | undefined = store ? undefined : options.initial ?? emptyJournal();
+  const current = (): JournalState => {
+    if (state !== undefined) return state;
+    try {
+      return state = store!.state;
+    } catch (error) {
+      closeQuietly(store!);
+      store = undefined;
+      options.warn(
+        `${options.folder}: cannot read the sync journal (${
+          (error as Error).message
+        }); it lives in memory, and its cursors last as long as this process (${JOURNAL_FILE} is kept for a later start)`,
+      );
+      return state = emptyJournal();
+    }
+  };
   /** The index `state` records: changes against it need only their ids compared. */
   let recorded: Index | undefined;
   /** No tombstone left the feed before this (epoch ms; `undefined`: not known, look). */
@@ -114,7 +138,10 @@ export function createJournal(options: JournalOptions): Journal {
   };
   return {
     get state() {
-      return state;
+      return current();
+    },
+    get cursor() {
+      return state ?? store?.opened ?? current();
     },
     get durable() {
       return store !== undefined;
@@ -132,12 +159,13 @@ export function createJournal(options: JournalOptions): Journal {
         ...(item.lang !== null ? { lang: item.lang } : {}),
         ...(item.version !== null ? { version: item.version } : {}),
       });
+      let before = current();
       let changes;
       if (since?.previous !== undefined && since.previous === recorded) {
-        oldest ??= oldestTombstone(state);
+        oldest ??= oldestTombstone(before);
         const purging = now - oldest > retentionMs;
         const ids = [...since.added, ...since.changed, ...since.removed];
-        changes = planRecordChanged(state, index, ids, recordOf, now, retentionMs, purging);
+        changes = planRecordChanged(before, index, ids, recordOf, now, retentionMs, purging);
         // A record that could purge may drop the oldest tombstone: the next one looks again.
         // One that leaves a tombstone leaves it at `now`.
         if (purging) oldest = undefined;
@@ -147,7 +175,7 @@ export function createJournal(options: JournalOptions): Journal {
       } else {
         // A start (or a journal that recorded another index): the whole feed, as changes
         // made while no server ran are found only so.
-        changes = planRecord(state, index.feed.map(recordOf), now, retentionMs);
+        changes = planRecord(before, index.feed.map(recordOf), now, retentionMs);
         oldest = undefined;
       }
       if (store !== undefined) {
@@ -158,7 +186,7 @@ export function createJournal(options: JournalOptions): Journal {
           // cursors of the changes it could not take must not be of its id.
           closeQuietly(store);
           store = undefined;
-          state = forkJournal(state);
+          before = forkJournal(before);
           options.warn(
             `${options.folder}: cannot write the sync journal (${
               (error as Error).message
@@ -166,9 +194,9 @@ export function createJournal(options: JournalOptions): Journal {
           );
         }
       }
-      state = applyChanges(state, changes);
+      const after = state = applyChanges(before, changes);
       recorded = index;
-      return state;
+      return after;
     },
     close() {
       if (store !== undefined) closeQuietly(store);
