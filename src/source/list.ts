@@ -2,7 +2,7 @@
 // modification times), and which paths are not regular files.
 import { readdir, realpath, stat } from "node:fs/promises";
 import { realpathSync, statSync } from "node:fs";
-import { readFolderSync } from "../adapters/file_system.ts";
+import { readFolderSync, statStamp } from "../adapters/file_system.ts";
 
 /** A file found under a plugin folder. */
 export interface FoundFile {
@@ -87,11 +87,14 @@ export async function listFiles(
       realpath: (path: string) => realpathSync(path),
       readdir: readFolderSync,
       stat: (path: string) => statSync(path),
+      // A folder's modification time: once per folder, in the runtime's fastest stat.
+      folderTime: (path: string) => statStamp(path).mtime,
     }
     : {
       realpath,
       readdir: (path: string) => readdir(path, { withFileTypes: true }),
       stat,
+      folderTime: async (path: string) => (await stat(path)).mtimeMs,
     };
   const out: FoundFile[] = [];
   const stamps = new Map<string, number>();
@@ -115,7 +118,7 @@ export async function listFiles(
     seen.add(real);
     let entries;
     try {
-      stamps.set(abs, (await io.stat(abs)).mtimeMs);
+      stamps.set(abs, await io.folderTime(abs));
       entries = await io.readdir(abs);
     } catch (error) {
       const problem = errorCode(error);
