@@ -264,8 +264,8 @@ export async function startService(
   const given: { image?: FeedImage } = {};
   /** Set when it is served while the first index is built. */
   let early: { image: FeedImage; counts: EarlyCheck["counts"] } | undefined;
-  /** Told when the kept feed is answered (the first load waits for it, or a moment). */
-  let answered = () => {};
+  /** Told when the kept feed is answered, with when its body was taken (the first load waits). */
+  let answered = (_sent: Promise<void>) => {};
   const logWarning = (message: string) => logger.warn(`warning: ${message}`);
   if (options.snapshot !== undefined) {
     // Loaded when a snapshot is served: a server of files never needs it.
@@ -336,12 +336,18 @@ export async function startService(
       // With the kept feed to serve, the server listens first: the cache is opened after.
       pipeline = early
         ? new Promise<void>((resolve) => {
-          // The load begins once the kept feed was answered, or after a moment: its first
-          // part (the cache's rows) holds the thread, and a response's bytes are written on it.
+          // The load begins once the kept feed's first answer was written, or after a moment
+          // with no request: its parts (the cache's rows, the index) hold the thread, and a
+          // response's bytes are written on it. A slow client holds it back a bounded time.
           const timer = setTimeout(resolve, EARLY_ALONE_MS);
-          answered = () => {
+          answered = (sent) => {
+            answered = () => {};
             clearTimeout(timer);
-            setTimeout(resolve, 0);
+            const bound = setTimeout(resolve, EARLY_SENDING_MS);
+            sent.then(() => {
+              clearTimeout(bound);
+              setTimeout(resolve, 0);
+            });
           };
         }).then(make)
         : await make();
@@ -359,7 +365,7 @@ export async function startService(
   const basePath = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
   const starting = createStartingHandler(settings, basePath);
   let current: Handler = early
-    ? createEarlyFeedHandler(early.image, settings, basePath, starting, () => answered())
+    ? createEarlyFeedHandler(early.image, settings, basePath, starting, (sent) => answered(sent))
     : starting;
   const opened = {
     config,
@@ -397,6 +403,11 @@ export async function startService(
 
 /** How long a start that serves the kept feed waits for its first request before it loads. */
 const EARLY_ALONE_MS = 50;
+/**
+ * How long it waits, at most, for that request's body to be taken whole: a
+ * client reading 15 MB slowly must not keep every other route at 503.
+ */
+const EARLY_SENDING_MS = 2000;
 
 /**
  * Whether this start may serve `image` before its index is built (SPEC 17),

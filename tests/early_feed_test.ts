@@ -10,10 +10,17 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { appendFile, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { startService } from "../src/service.ts";
+import { createEarlyFeedHandler } from "../src/http/early_feed.ts";
+import type { Handler } from "../src/http/handler.ts";
+import { createStartingHandler } from "../src/http/starting.ts";
+import type { FeedImage } from "../src/pipeline/feed_image.ts";
+import { currentRuntime, tuningFor } from "../src/adapters/mod.ts";
+import { listen } from "../src/adapters/listen.ts";
 import { FEED_IMAGE_FILE } from "../src/sync/feed_image_file.ts";
 import { OWN_RUNTIME, RUNTIMES, startServer } from "./server_helpers.ts";
 import {
@@ -290,5 +297,115 @@ describe("a restart with nothing changed serves the kept full feed before its in
       assert.equal(staged.early, undefined, "after a change in git's index");
       assert.deepEqual(staged.warnings, []);
     });
+  });
+});
+
+describe("the kept feed's large answer is handed over a slice at a time (SPEC 17)", () => {
+  // A kept feed of some 11,000 bytes in slices of 1,024: what the load waits for before it holds the thread.
+  const bytes = new TextEncoder().encode(
+    `[${Array.from({ length: 2000 }, (_, i) => (i * 7919) % 100_003).join(",")}]`,
+  );
+  const gzip = new Uint8Array(gzipSync(bytes));
+  const image = {
+    type: "application/json; charset=utf-8",
+    bytes,
+    etag: '"identity-etag"',
+    encoded: [{ coding: "gzip", bytes: gzip, etag: '"gzip-etag"' }],
+    builtAt: Date.UTC(2026, 0, 2),
+  } as unknown as FeedImage;
+  // The handler's own behaviour where the runtime sends a stream with its length.
+  const settings = {
+    cors: true,
+    cacheControl: "public, max-age=60",
+    tuning: { ...tuningFor(currentRuntime()), streamsKeepLength: true },
+  };
+  const starting = createStartingHandler(settings, "");
+  const url = "http://127.0.0.1/api/content.json";
+
+  it("says when the body was taken whole: not before it is read, at once for HEAD, 304 and small bodies", async () => {
+    const told: { sent: boolean }[] = [];
+    const handle = createEarlyFeedHandler(image, settings, "", starting, (sent) => {
+      const entry = { sent: false };
+      told.push(entry);
+      void sent.then(() => entry.sent = true);
+    }, 1024);
+    const identity = await handle(new Request(url, { headers: { "accept-encoding": "identity" } }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(told.length, 1);
+    assert.equal(told[0].sent, false, "not read yet: not taken whole");
+    assert.equal(identity.headers.get("content-length"), String(bytes.length));
+    assert.deepEqual(new Uint8Array(await identity.arrayBuffer()), bytes);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(told[0].sent, true, "read whole: taken");
+    // The same bytes again (the slices are views: nothing was given away), and gzip's.
+    const again = await handle(new Request(url, { headers: { "accept-encoding": "identity" } }));
+    assert.deepEqual(new Uint8Array(await again.arrayBuffer()), bytes);
+    const zipped = await handle(new Request(url, { headers: { "accept-encoding": "gzip" } }));
+    assert.equal(zipped.headers.get("etag"), '"gzip-etag"');
+    assert.deepEqual(new Uint8Array(await zipped.arrayBuffer()), gzip);
+    // A client gone before the end: taken as far as it goes.
+    const dropped = await handle(new Request(url, { headers: { "accept-encoding": "identity" } }));
+    await dropped.body!.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(told.at(-1)!.sent, true, "a cancelled body");
+    // No body to wait for.
+    for (
+      const request of [
+        new Request(url, { method: "HEAD" }),
+        new Request(url, { headers: { "if-none-match": '"identity-etag"' } }),
+      ]
+    ) {
+      const before: number = told.length;
+      const answer = await handle(request);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.equal(told.length, before + 1);
+      assert.equal(told.at(-1)!.sent, true, `${request.method} ${answer.status}`);
+    }
+    const small = createEarlyFeedHandler(image, settings, "", starting, (sent) => {
+      const entry = { sent: false };
+      told.push(entry);
+      void sent.then(() => entry.sent = true);
+    });
+    const whole = await small(new Request(url, { headers: { "accept-encoding": "identity" } }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(told.at(-1)!.sent, true, "the bytes fit one slice of the default 1 MiB");
+    assert.deepEqual(new Uint8Array(await whole.arrayBuffer()), bytes);
+  });
+
+  it("on the wire: the same status line, headers and bytes as one write, in this runtime's server", async () => {
+    // This runtime's own tuning: where it would send a stream chunked, the body goes whole.
+    const own = { ...settings, tuning: tuningFor(currentRuntime()) };
+    const sliced = createEarlyFeedHandler(image, own, "", starting, () => {}, 1024);
+    const whole = createEarlyFeedHandler(image, own, "", starting);
+    const seenOver = async (handle: Handler, coding: string) => {
+      const server = await listen(currentRuntime(), {
+        fetch: handle,
+        port: 0,
+        hostname: "127.0.0.1",
+      });
+      await server.ready();
+      try {
+        const response = await fetch(new URL("api/content.json", server.url), {
+          headers: { "accept-encoding": coding },
+        });
+        const headers = [...response.headers].filter(([name]) => name !== "date");
+        // A client that asks for identity is given the bytes as they are (fetch decodes gzip).
+        return {
+          status: response.status,
+          headers,
+          bytes: new Uint8Array(await response.arrayBuffer()),
+        };
+      } finally {
+        await server.close();
+      }
+    };
+    for (const coding of ["identity", "gzip"]) {
+      const inSlices = await seenOver(sliced, coding);
+      assert.deepEqual(inSlices, await seenOver(whole, coding), coding);
+      assert.ok(
+        inSlices.headers.some(([name, value]) => name === "content-length" && Number(value) > 1024),
+      );
+      assert.ok(!inSlices.headers.some(([name]) => name === "transfer-encoding"));
+    }
   });
 });

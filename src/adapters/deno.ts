@@ -11,7 +11,7 @@ import type { Listening, ListenOptions } from "./listen.ts";
  * denoTuning.cloneResponses; // true
  * ```
  */
-export const denoTuning: Tuning = { cloneResponses: true };
+export const denoTuning: Tuning = { cloneResponses: true, streamsKeepLength: true };
 
 /** The part of Deno's namespace `listenDeno` uses (the global exists only under Deno). */
 interface DenoServe {

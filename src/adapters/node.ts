@@ -12,4 +12,4 @@ import type { Tuning } from "../http/settings.ts";
  * nodeTuning.cloneResponses; // undefined
  * ```
  */
-export const nodeTuning: Tuning = { Response: FastResponse };
+export const nodeTuning: Tuning = { Response: FastResponse, streamsKeepLength: true };

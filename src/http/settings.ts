@@ -31,4 +31,12 @@ export interface Tuning {
    * pile up far past the budget between its own collections. Default: none.
    */
   readonly collectGarbage?: () => void;
+  /**
+   * Whether a response whose body is a stream is sent with the
+   * `Content-Length` it was given, as one sent from bytes is: under Deno
+   * and srvx on Node it is; Bun sends it chunked. A restart hands its kept
+   * feed over in slices only where it is (`http/early_feed.ts`).
+   * Default: `false`.
+   */
+  readonly streamsKeepLength?: boolean;
 }
