@@ -15,7 +15,12 @@ import { DatabaseSync } from "node:sqlite";
 import { createContentApi } from "../mod.ts";
 import type { ContentApi } from "../mod.ts";
 import { renderFullFeed } from "../src/feed/feed_bytes.ts";
-import { FEED_IMAGE_FILE, keepFeedImage, takeFeedImage } from "../src/sync/feed_image_file.ts";
+import {
+  FEED_IMAGE_FILE,
+  keepFeedImage,
+  readFeedImageSoon,
+  takeFeedImage,
+} from "../src/sync/feed_image_file.ts";
 import type { FeedImage } from "../src/pipeline/feed_image.ts";
 import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
 
@@ -293,8 +298,27 @@ describe("a restart with nothing changed serves the full feed its last server ke
       assert.equal(takeFeedImage(folder, () => true), undefined);
       keepFeedImage(folder, { ...image, starts: new Uint32Array([20, 20, 41]) });
       assert.equal(takeFeedImage(folder, () => true), undefined);
+      // Read in two steps (a start's): the meta at once, the same image after.
+      keepFeedImage(folder, image);
+      const soon = readFeedImageSoon(folder, () => true);
+      assert.equal(soon?.meta.key, image.key);
+      assert.equal(soon?.meta.base, BASE);
+      assert.deepEqual(plain(await soon?.image), plain(image));
+      assert.equal(readFeedImageSoon(folder, () => false), undefined, "not wanted: not read");
+      // Parts that are not sound, with a sound meta: a meta, and no image.
+      keepFeedImage(folder, { ...image, starts: new Uint32Array([20, 20, 41]) });
+      const unsound = readFeedImageSoon(folder, () => true);
+      assert.equal(unsound?.meta.key, image.key);
+      assert.equal(await unsound?.image, undefined);
+      // A file cut short: its length is not the meta's, so no meta either.
+      keepFeedImage(folder, image);
+      const whole = await readFile(join(folder, FEED_IMAGE_FILE));
+      await writeFile(join(folder, FEED_IMAGE_FILE), whole.subarray(0, whole.length - 3));
+      assert.equal(readFeedImageSoon(folder, () => true), undefined);
+      assert.equal(takeFeedImage(folder, () => true), undefined);
       // A file that is not one: no image.
       await writeFile(join(folder, FEED_IMAGE_FILE), "not an image");
+      assert.equal(readFeedImageSoon(folder, () => true), undefined);
       assert.equal(takeFeedImage(folder, () => true), undefined);
       assert.deepEqual(await readdir(folder), [], "no temporary file left behind");
     } finally {

@@ -19,7 +19,9 @@ export interface StatStamp {
 
 /** The part of Deno's namespace used here (the global exists only under Deno). */
 interface DenoFileSystem {
-  statSync(path: string): { mtime: Date | null; size: number; ino: number | null };
+  statSync(
+    path: string,
+  ): { mtime: Date | null; size: number; ino: number | null; isDirectory: boolean };
   readDirSync(
     path: string,
   ): Iterable<{ name: string; isFile: boolean; isDirectory: boolean; isSymlink: boolean }>;
@@ -50,6 +52,32 @@ function denoStamp(deno: DenoFileSystem): (path: string) => StatStamp {
     const info = deno.statSync(path);
     // A file system without modification times gives none: NaN, as `node:fs` says it.
     return { mtime: info.mtime?.getTime() ?? NaN, size: info.size, ino: info.ino ?? 0 };
+  };
+}
+
+/**
+ * A folder's modification time (epoch ms), or -1 when the path is no
+ * folder; throws (an error with a `code`) when it cannot be stat'ed. A
+ * server stats every folder of its last listing each second (`live.ts`):
+ * 7,000 of them at 100,000 files.
+ *
+ * @example
+ * ```ts
+ * import { folderTime } from "./file_system.ts";
+ * folderTime("/site/content/docs"); // 1763700000000
+ * ```
+ */
+export const folderTime: (path: string) => number = typeof deno?.statSync === "function"
+  ? denoFolderTime(deno as DenoFileSystem)
+  : (path) => {
+    const info = statSync(path);
+    return info.isDirectory() ? info.mtimeMs : -1;
+  };
+
+function denoFolderTime(deno: DenoFileSystem): (path: string) => number {
+  return (path) => {
+    const info = deno.statSync(path);
+    return info.isDirectory ? info.mtime?.getTime() ?? NaN : -1;
   };
 }
 

@@ -2,7 +2,7 @@
 // modification times), and which paths are not regular files.
 import { readdir, realpath, stat } from "node:fs/promises";
 import { realpathSync, statSync } from "node:fs";
-import { readFolderSync, statStamp } from "../adapters/file_system.ts";
+import { folderTime, readFolderSync, statStamp } from "../adapters/file_system.ts";
 
 /** A file found under a plugin folder. */
 export interface FoundFile {
@@ -211,8 +211,7 @@ export function foldersChanged(folders: ReadonlyMap<string, number>): boolean {
  */
 export function folderStamp(path: string): number {
   try {
-    const info = statSync(path);
-    return info.isDirectory() ? info.mtimeMs : -1;
+    return folderTime(path);
   } catch {
     return -1;
   }
