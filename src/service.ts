@@ -380,6 +380,9 @@ export async function startService(
       return taken;
     },
     early: early !== undefined,
+    // The journal the early key was checked with (its id): a damaged one replaced since explains
+    // the kept feed's other cursor, and its own warning says so.
+    checkedJournal: early !== undefined ? journal.cursor.id : undefined,
   };
   const earlyCounts = early?.counts;
   early = undefined;
@@ -450,6 +453,8 @@ interface Opened {
   readonly takeImage: () => FeedImage | undefined;
   /** Whether it is served while the first index is built (its key is checked once it is). */
   readonly early?: boolean;
+  /** The id of the journal the early key was checked with. */
+  readonly checkedJournal?: string;
 }
 
 /**
@@ -611,10 +616,13 @@ async function serveFirstIndex(
     if (config && journal.durable) dropFeedImage(config.state);
     // The same content as the stopped server's: its build time, so its bytes and ETags.
     const same = kept !== undefined && kept.key === ownKey;
-    const differs = () =>
+    const differs = () => {
+      // A journal found damaged and begun again since the check: a new cursor, not other content.
+      if (opened.checkedJournal !== journal.state.id) return;
       logWarning(
         "the full feed the last server kept was served while the content loaded, but the content differs from it; the current feed is served now",
       );
+    };
     // The checks before the build said nothing changed, and the build says otherwise.
     if (opened.early && !same) differs();
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);

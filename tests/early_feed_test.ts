@@ -11,7 +11,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { appendFile, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { appendFile, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { startService } from "../src/service.ts";
@@ -296,6 +297,72 @@ describe("a restart with nothing changed serves the kept full feed before its in
       const staged = await restart(root);
       assert.equal(staged.early, undefined, "after a change in git's index");
       assert.deepEqual(staged.warnings, []);
+    });
+  });
+});
+
+describe("a journal found damaged once the kept feed was served (SPEC 12, 17)", () => {
+  /** Overwrites the pages of the journal's entries, leaving its meta (its cursor) whole. */
+  async function damageEntries(root: string): Promise<void> {
+    const file = join(root, ".content-feed", "journal.sqlite");
+    const db = new DatabaseSync(file);
+    const { rootpage } = db.prepare(
+      "SELECT rootpage FROM sqlite_schema WHERE name = 'entries'",
+    ).get() as { rootpage: number };
+    const { page_size: pageSize } = db.prepare("PRAGMA page_size").get() as { page_size: number };
+    db.close();
+    const bytes = await readFile(file);
+    bytes.fill(0x5a, (rootpage - 1) * pageSize + 8, rootpage * pageSize);
+    await writeFile(file, bytes);
+  }
+  const cursorOf = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)).meta.cursor;
+
+  it("begins again, with its one warning; the derivation cache goes on in the new file", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      const first = await run(root);
+      // The early check passes (the cursor is the meta's), and the damage shows once the
+      // entries are read: a new journal, and no warning that the content differs.
+      await damageEntries(root);
+      const logger = memoryLogger();
+      const starting = await startService({
+        config: join(root, "services.yaml"),
+        logger,
+        early: true,
+      });
+      assert.ok(starting.early, "the cursor in the meta is the kept one");
+      assert.deepEqual((await seen(starting.handle)).bytes, first.bytes);
+      const { api } = await starting.ready;
+      const built = await seen(api.fetch);
+      assert.notEqual(cursorOf(built.bytes), cursorOf(first.bytes), "a new journal's cursor");
+      api.close();
+      assert.equal(logger.warnings().length, 1, logger.warnings().join("\n"));
+      assert.match(logger.warnings()[0], /not a journal this version can read.*moved to/);
+      // Again with a file changed: the load has a row to write to the cache it opened before
+      // the journal was found damaged, and writes it to the new file, for this version.
+      await damageEntries(root);
+      await appendFile(join(root, "docs/s0/doc-0.md"), "\nEdited.\n");
+      const changed = memoryLogger();
+      const edited = await startService({
+        config: join(root, "services.yaml"),
+        logger: changed,
+        early: true,
+      });
+      assert.equal(edited.early, undefined, "a file changed: no kept feed");
+      (await edited.ready).api.close(); // the cache's last parts are written at the stop
+      assert.equal(changed.warnings().length, 1, changed.warnings().join("\n"));
+      assert.match(changed.warnings()[0], /not a journal this version can read.*moved to/);
+      // The next start takes the edited file (at least) from the new file's cache, with no
+      // warning of a cache of another version; the start after takes every file from it.
+      for (const round of ["next", "after"]) {
+        const log = memoryLogger();
+        const api = await createContentApi({ config: join(root, "services.yaml"), logger: log });
+        const { fromCache, files } = api.lastLoad;
+        api.close();
+        assert.deepEqual(log.warnings(), [], round);
+        if (round === "next") assert.ok(fromCache >= 1, `${round}: ${fromCache}`);
+        else assert.equal(fromCache, files, round);
+      }
     });
   });
 });

@@ -180,33 +180,47 @@ export function readFeedImageSoon(
   let head;
   try {
     head = headIn(fd);
+    if (head && !wanted(head.meta)) head = undefined;
   } catch {
     head = undefined;
   }
-  if (!head || !wanted(head.meta)) {
+  if (!head) {
     closeSync(fd);
     return undefined;
   }
   const { meta, from, rest } = head;
-  const all = new Uint8Array(rest);
+  // Whatever goes wrong from here (a read that fails, parts that are not sound) is no image.
   const image = new Promise<FeedImage | undefined>((resolve) => {
-    let at = 0;
+    let open = true;
     const done = (image: FeedImage | undefined) => {
-      closeSync(fd);
+      if (open) {
+        open = false;
+        try {
+          closeSync(fd);
+        } catch {
+          // closed or gone: nothing more to read from it
+        }
+      }
       resolve(image);
     };
-    const next = () =>
-      readCallback(fd, all, at, rest - at, from + at, (error, read) => {
-        if (error || read === 0) return done(undefined);
-        at += read;
-        if (at < rest) return next();
-        try {
-          done(imageOf(meta, all));
-        } catch {
-          done(undefined);
-        }
-      });
-    next();
+    try {
+      const all = new Uint8Array(rest);
+      let at = 0;
+      const next = () =>
+        readCallback(fd, all, at, rest - at, from + at, (error, read) => {
+          try {
+            if (error || read === 0) return done(undefined);
+            at += read;
+            if (at < rest) return next();
+            done(imageOf(meta, all));
+          } catch {
+            done(undefined);
+          }
+        });
+      next();
+    } catch {
+      done(undefined);
+    }
   });
   return { meta, image };
 }

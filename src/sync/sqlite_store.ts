@@ -7,7 +7,7 @@
 // number to two changes, and answer cursors short).
 import { mkdirSync, renameSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import type { DerivationCache } from "../pipeline/derivation_cache.ts";
+import type { CacheKey, DerivationCache } from "../pipeline/derivation_cache.ts";
 import { derivationTables, isCacheTable } from "./derivation_store.ts";
 import {
   emptyJournal,
@@ -107,6 +107,22 @@ export function openJournalStore(folder: string, warn: (message: string) => void
     store = openAside(file, error, warn);
   }
   // A file whose entries turn out damaged when first read is moved aside then, as at the open.
+  // The cache handed out before goes on in the new file: opened there with the same key (so it
+  // is this version's and root's), its rows begin again.
+  let cacheIn = store;
+  let openedWith: CacheKey | undefined;
+  const cache: DerivationCache = {
+    open: (key) => {
+      openedWith = key;
+      cacheIn = store;
+      return store.cache.open(key);
+    },
+    write: (change) => {
+      if (cacheIn !== store && openedWith !== undefined) store.cache.open(openedWith);
+      cacheIn = store;
+      store.cache.write(change);
+    },
+  };
   return {
     get state() {
       try {
@@ -126,9 +142,7 @@ export function openJournalStore(folder: string, warn: (message: string) => void
       return store.opened;
     },
     write: (changes) => store.write(changes),
-    get cache() {
-      return store.cache;
-    },
+    cache,
     close: () => store.close(),
   };
 }
