@@ -442,7 +442,9 @@ describe("the kept feed's large answer is handed over a slice at a time (SPEC 17
   it("on the wire: the same status line, headers and bytes as one write, in this runtime's server", async () => {
     // This runtime's own tuning: where it would send a stream chunked, the body goes whole.
     const own = { ...settings, tuning: tuningFor(currentRuntime()) };
-    const sliced = createEarlyFeedHandler(image, own, "", starting, () => {}, 1024);
+    /** When the last answer's body was taken whole, as the handler tells it. */
+    let sent: Promise<void> = Promise.resolve();
+    const sliced = createEarlyFeedHandler(image, own, "", starting, (taken) => sent = taken, 1024);
     const whole = createEarlyFeedHandler(image, own, "", starting);
     const seenOver = async (handle: Handler, coding: string) => {
       const server = await listen(currentRuntime(), {
@@ -457,11 +459,18 @@ describe("the kept feed's large answer is handed over a slice at a time (SPEC 17
         });
         const headers = [...response.headers].filter(([name]) => name !== "date");
         // A client that asks for identity is given the bytes as they are (fetch decodes gzip).
-        return {
-          status: response.status,
-          headers,
-          bytes: new Uint8Array(await response.arrayBuffer()),
-        };
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        // Read whole, with the server still up: the runtime took the last slice (a runtime that
+        // stopped at its Content-Length would leave every start to wait for its bound). The
+        // timer only keeps a failure from hanging the run.
+        let guard: ReturnType<typeof setTimeout> | undefined;
+        const taken = await Promise.race([
+          sent.then(() => true),
+          new Promise<false>((resolve) => guard = setTimeout(() => resolve(false), 20_000)),
+        ]);
+        clearTimeout(guard);
+        assert.ok(taken, `${coding}: the last slice was taken`);
+        return { status: response.status, headers, bytes };
       } finally {
         await server.close();
       }
