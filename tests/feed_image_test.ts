@@ -16,12 +16,12 @@ import { createContentApi } from "../mod.ts";
 import type { ContentApi } from "../mod.ts";
 import { renderFullFeed } from "../src/feed/feed_bytes.ts";
 import {
+  dropFeedImage,
   FEED_IMAGE_FILE,
   keepFeedImage,
   readFeedImageSoon,
-  takeFeedImage,
 } from "../src/sync/feed_image_file.ts";
-import type { FeedImage } from "../src/pipeline/feed_image.ts";
+import type { FeedImage, FeedImageMeta } from "../src/pipeline/feed_image.ts";
 import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
 
 const BASE = "https://example.com";
@@ -283,21 +283,29 @@ describe("a restart with nothing changed serves the full feed its last server ke
           bytes: [...taken.bytes],
           encoded: taken.encoded.map((e) => ({ ...e, bytes: [...e.bytes] })),
         };
+      /** What a start does with the file: reads it, and removes it whatever it found. */
+      const takeFeedImage = async (folder: string, wanted: (meta: FeedImageMeta) => boolean) => {
+        try {
+          return await readFeedImageSoon(folder, wanted)?.image;
+        } finally {
+          dropFeedImage(folder);
+        }
+      };
       keepFeedImage(folder, image);
       let asked: unknown;
-      const taken = takeFeedImage(folder, (meta) => (asked = meta, true));
+      const taken = await takeFeedImage(folder, (meta) => (asked = meta, true));
       assert.deepEqual(plain(taken), plain(image));
       assert.equal((asked as { key: string }).key, image.key, "asked with its meta");
-      assert.equal(takeFeedImage(folder, () => true), undefined, "taken once");
+      assert.equal(await takeFeedImage(folder, () => true), undefined, "taken once");
       // Not wanted: not read, and gone all the same.
       keepFeedImage(folder, image);
-      assert.equal(takeFeedImage(folder, () => false), undefined);
-      assert.equal(takeFeedImage(folder, () => true), undefined);
+      assert.equal(await takeFeedImage(folder, () => false), undefined);
+      assert.equal(await takeFeedImage(folder, () => true), undefined);
       // Offsets that run past the bytes, or do not grow: no image.
       keepFeedImage(folder, { ...image, starts: new Uint32Array([20, 31, 4100]) });
-      assert.equal(takeFeedImage(folder, () => true), undefined);
+      assert.equal(await takeFeedImage(folder, () => true), undefined);
       keepFeedImage(folder, { ...image, starts: new Uint32Array([20, 20, 41]) });
-      assert.equal(takeFeedImage(folder, () => true), undefined);
+      assert.equal(await takeFeedImage(folder, () => true), undefined);
       // Read in two steps (a start's): the meta at once, the same image after.
       keepFeedImage(folder, image);
       const soon = readFeedImageSoon(folder, () => true);
@@ -315,11 +323,11 @@ describe("a restart with nothing changed serves the full feed its last server ke
       const whole = await readFile(join(folder, FEED_IMAGE_FILE));
       await writeFile(join(folder, FEED_IMAGE_FILE), whole.subarray(0, whole.length - 3));
       assert.equal(readFeedImageSoon(folder, () => true), undefined);
-      assert.equal(takeFeedImage(folder, () => true), undefined);
+      assert.equal(await takeFeedImage(folder, () => true), undefined);
       // A file that is not one: no image.
       await writeFile(join(folder, FEED_IMAGE_FILE), "not an image");
       assert.equal(readFeedImageSoon(folder, () => true), undefined);
-      assert.equal(takeFeedImage(folder, () => true), undefined);
+      assert.equal(await takeFeedImage(folder, () => true), undefined);
       assert.deepEqual(await readdir(folder), [], "no temporary file left behind");
     } finally {
       await rm(folder, { recursive: true, force: true });

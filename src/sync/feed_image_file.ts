@@ -98,67 +98,16 @@ export function keepFeedImage(folder: string, image: FeedImage): void {
 }
 
 /**
- * The image kept in the state folder, if there is a whole one that
- * `wanted` wants (asked with its `meta`, before its bytes are read); the
- * file is removed either way: an image is used by one start at most. A file
- * that is not a whole image (another layout, a length that does not add up,
- * offsets past the bytes or not growing) is no image.
- *
- * @example
- * ```ts
- * import { takeFeedImage } from "./feed_image_file.ts";
- * const image = takeFeedImage("/site/content/.content-feed", (meta) => meta.base === "https://example.com");
- * ```
- */
-export function takeFeedImage(
-  folder: string,
-  wanted: (meta: FeedImageMeta) => boolean,
-): FeedImage | undefined {
-  try {
-    return readFeedImage(folder, wanted);
-  } finally {
-    dropFeedImage(folder);
-  }
-}
-
-/**
- * {@link takeFeedImage} without removing the file: for a start that removes
- * it once its first index is served ({@link dropFeedImage}), so a server
- * stopped before that leaves it for the next start.
- *
- * @example
- * ```ts
- * import { readFeedImage } from "./feed_image_file.ts";
- * const image = readFeedImage("/site/content/.content-feed", () => true);
- * ```
- */
-export function readFeedImage(
-  folder: string,
-  wanted: (meta: FeedImageMeta) => boolean,
-): FeedImage | undefined {
-  let fd: number;
-  try {
-    fd = openSync(`${folder}/${FEED_IMAGE_FILE}`, "r");
-  } catch {
-    return undefined; // none kept (or none readable: then there is nothing to use)
-  }
-  try {
-    return imageIn(fd, wanted);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * {@link readFeedImage} in two steps: the image's `meta` at once (what a
+ * The full feed the last server kept in `folder`, if there is a whole one
+ * whose `meta` is `wanted`, in two steps: its `meta` at once (what a
  * start's early check needs: its base URL and early key), and its parts
  * read on the runtime's I/O threads while the caller goes on (the check's
  * listing blocks the thread for a while: 85 MB at 100,000 files are read
- * meanwhile). `undefined` where `readFeedImage` finds nothing, or a `meta`
- * that is not `wanted`; `image` is `undefined` where the parts are not
- * whole or sound.
+ * meanwhile). `undefined` where there is none, or no whole one, or its
+ * `meta` is not `wanted`; `image` is `undefined` where the parts are not
+ * whole or sound. The file stays: a start removes it ({@link dropFeedImage})
+ * once its first index is served, so a server stopped before leaves it for
+ * the next start.
  *
  * @example
  * ```ts
@@ -264,23 +213,20 @@ function headIn(fd: number): { meta: StoredMeta; from: number; rest: number } | 
   const meta = JSON.parse(new TextDecoder().decode(readAt(fd, metaLength, head.length)));
   if (!isStoredMeta(meta)) return undefined;
   const from = head.length + metaLength;
-  const rest = meta.length + meta.count * 4 +
-    meta.encoded.reduce((sum, encoded) => sum + encoded.length, 0) + meta.itemsLength;
+  const rest = partsLength(meta);
   if (from + rest !== size) return undefined;
   return { meta: withEarly(meta), from, rest };
 }
 
-function imageIn(fd: number, wanted: (meta: FeedImageMeta) => boolean): FeedImage | undefined {
-  const head = headIn(fd);
-  if (!head || !wanted(head.meta)) return undefined;
-  return imageOf(head.meta, readAt(fd, head.rest, head.from));
+/** The bytes of the parts after the head: the identity feed, offsets, encodings, item keys. */
+function partsLength(meta: StoredMeta): number {
+  return meta.length + meta.count * 4 +
+    meta.encoded.reduce((sum, encoded) => sum + encoded.length, 0) + meta.itemsLength;
 }
 
 /** The image its parts (`all`, read after the head) make with `meta`, if they are whole and sound. */
 function imageOf(meta: StoredMeta, all: Uint8Array): FeedImage | undefined {
-  const rest = meta.length + meta.count * 4 +
-    meta.encoded.reduce((sum, encoded) => sum + encoded.length, 0) + meta.itemsLength;
-  if (all.length !== rest) return undefined;
+  if (all.length !== partsLength(meta)) return undefined;
   const bytes = all.subarray(0, meta.length);
   const view = new DataView(all.buffer, all.byteOffset + meta.length, meta.count * 4);
   const starts = new Uint32Array(meta.count);
