@@ -379,10 +379,7 @@ export async function startService(
       given.image = undefined;
       return taken;
     },
-    early: early !== undefined,
-    // The journal the early key was checked with (its id): a damaged one replaced since explains
-    // the kept feed's other cursor, and its own warning says so.
-    checkedJournal: early !== undefined ? journal.cursor.id : undefined,
+    earlyJournal: early !== undefined ? journal.cursor.id : undefined,
   };
   const earlyCounts = early?.counts;
   early = undefined;
@@ -451,10 +448,12 @@ interface Opened {
   readonly logWarning: (message: string) => void;
   /** The full feed the last server kept, read at the start (`readImage`): given once. */
   readonly takeImage: () => FeedImage | undefined;
-  /** Whether it is served while the first index is built (its key is checked once it is). */
-  readonly early?: boolean;
-  /** The id of the journal the early key was checked with. */
-  readonly checkedJournal?: string;
+  /**
+   * Set when the kept feed is served while the first index is built (its key is checked once it
+   * is): the id of the journal the early key was checked with. A damaged journal begun again
+   * since explains the kept feed's other cursor, and its own warning says so.
+   */
+  readonly earlyJournal?: string;
 }
 
 /**
@@ -617,14 +616,14 @@ async function serveFirstIndex(
     // The same content as the stopped server's: its build time, so its bytes and ETags.
     const same = kept !== undefined && kept.key === ownKey;
     const differs = () => {
-      // A journal found damaged and begun again since the check: a new cursor, not other content.
-      if (opened.checkedJournal !== journal.state.id) return;
+      // Not served early, or a journal begun again since the check: a new cursor, not other content.
+      if (opened.earlyJournal !== journal.state.id) return;
       logWarning(
         "the full feed the last server kept was served while the content loaded, but the content differs from it; the current feed is served now",
       );
     };
     // The checks before the build said nothing changed, and the build says otherwise.
-    if (opened.early && !same) differs();
+    if (!same) differs();
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
     if (kept && same && formatCursor(journalState.id, journalState.head) === cursor) {
       // Recording it changed nothing (the same items), unless the journal went its own way.
@@ -632,7 +631,7 @@ async function serveFirstIndex(
       keptFeed = { base, type, full: { bytes, starts }, etag, encoded };
     } else if (kept) {
       // The journal began again as it recorded the start (another cursor): not the kept feed.
-      if (opened.early && same) differs();
+      if (same) differs();
       // Other content, written with the same code and base URL: the items it holds as they
       // were are copied from it when the full feed is first written (SPEC 17).
       let places: Map<string, number> | undefined;
