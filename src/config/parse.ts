@@ -2,9 +2,10 @@
 // the authors files (YAML, JSON or TOML), parsed with the bound on aliases;
 // pure (the caller reads the files).
 import { parse as parseToml } from "smol-toml";
-import { parseDocument } from "yaml";
+import { yamlPackage } from "../util/yaml_package.ts";
 import { CONFIG_KEY, ConfigError, type ContentConfig } from "./types.ts";
 import { describe, isMap, validateConfig } from "./validate.ts";
+import { readYamlFast } from "./yaml_text.ts";
 
 /** Nodes a config's aliases may expand to (the `yaml` parser's `maxAliasCount`). */
 const MAX_ALIAS_NODES = 10_000;
@@ -30,17 +31,28 @@ const MAX_ALIAS_NODES = 10_000;
  * ```
  */
 export function parseConfig(text: string, file: string): ContentConfig {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // js-yaml reads most configs as `yaml` does, without loading `yaml`.
+  const fast = readYamlFast(text);
+  const root = fast ? fast.value : readConfigYaml(text, file);
+  if (!isMap(root) || !isMap(root.parameters) || !(CONFIG_KEY in root.parameters)) {
+    throw new ConfigError(`${file}: parameters.${CONFIG_KEY}: missing; expected a map`);
+  }
+  const dir = file.slice(0, Math.max(file.lastIndexOf("/"), 0)) || "/";
+  return validateConfig(root.parameters[CONFIG_KEY], dir, file, `parameters.${CONFIG_KEY}`);
+}
+
+/** A config text read by `yaml`: its errors name the line, and its aliases are bounded. */
+function readConfigYaml(text: string, file: string): unknown {
+  const doc = yamlPackage().parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const error = doc.errors[0];
     const line = error.linePos?.[0].line;
     const reason = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${reason}`);
   }
-  let root: unknown;
   try {
     // An alias bomb stops here, with the bound of SPEC 4, not in a stack trace.
-    root = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
   } catch (error) {
     throw new ConfigError(
       `${file}: invalid YAML: aliases expand past ${MAX_ALIAS_NODES.toLocaleString("en")} nodes (${
@@ -48,11 +60,6 @@ export function parseConfig(text: string, file: string): ContentConfig {
       })`,
     );
   }
-  if (!isMap(root) || !isMap(root.parameters) || !(CONFIG_KEY in root.parameters)) {
-    throw new ConfigError(`${file}: parameters.${CONFIG_KEY}: missing; expected a map`);
-  }
-  const dir = file.slice(0, Math.max(file.lastIndexOf("/"), 0)) || "/";
-  return validateConfig(root.parameters[CONFIG_KEY], dir, file, `parameters.${CONFIG_KEY}`);
 }
 
 /**
@@ -84,9 +91,13 @@ export function parseAuthorsFile(
     if (/\.json$/i.test(file)) value = JSON.parse(text);
     else if (/\.toml$/i.test(file)) value = parseToml(text);
     else {
-      const doc = parseDocument(text, { uniqueKeys: true });
-      if (doc.errors.length > 0) throw new Error(doc.errors[0].message.split("\n")[0]);
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+      const fast = readYamlFast(text);
+      if (fast) value = fast.value;
+      else {
+        const doc = yamlPackage().parseDocument(text, { uniqueKeys: true });
+        if (doc.errors.length > 0) throw new Error(doc.errors[0].message.split("\n")[0]);
+        value = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
+      }
     }
   } catch (error) {
     const kind = /\.json$/i.test(file) ? "JSON" : /\.toml$/i.test(file) ? "TOML" : "YAML";

@@ -1,6 +1,6 @@
 import { CORE_SCHEMA, load, mergeTag } from "js-yaml";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { parseDocument } from "yaml";
+import { yamlPackage } from "../util/yaml_package.ts";
 import { parseSimpleYaml } from "./simple_yaml.ts";
 
 /** What {@link extract} returns: the parsed front matter, the body and the raw block. */
@@ -59,6 +59,8 @@ const SCHEMA = CORE_SCHEMA.withTags(mergeTag);
  * the left margin on its next lines.
  */
 function parseLenient(frontMatter: string, jsYamlError: unknown): unknown {
+  // Loaded here, the first time js-yaml rejects a block: most sites never need it.
+  const { parseDocument } = yamlPackage();
   let doc = parseDocument(frontMatter, { schema: "core", merge: true });
   if (!doc.errors.every((e) => e.code === "TAB_AS_INDENT")) {
     // js-yaml 3 reads a line of spaces and tabs as a blank line.
