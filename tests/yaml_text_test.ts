@@ -114,6 +114,8 @@ const TEXTS = [
   "x: &x {a: 1}\ny: [*x, *x]",
   "a: [b, {c: d}]",
   "a: !!map {b: 1}",
+  "<<: {a: 1}\nb: 2", // a merge key is a plain key in YAML 1.2, to both
+  "x: &x {a: 1}\ny:\n  <<: *x\n  b: 2",
 ];
 
 describe("the configuration's YAML read by js-yaml (src/config/yaml_text.ts)", () => {
