@@ -36,10 +36,12 @@ import {
   createPipeline,
   currentRestartKey,
   fixedSource,
+  gitVouchContent,
   type Pipeline,
   type PipelineBuild,
 } from "./pipeline/pipeline.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
+import { stillVouched } from "./source/git_vouch.ts";
 import { type LoadWork, NO_WORK } from "./source/load_work.ts";
 import type { Warning } from "./source/parsed_file.ts";
 
@@ -226,9 +228,11 @@ export interface StartingService {
   /**
    * Set when the start serves the last server's full feed while it loads
    * (SPEC 17): the counts that server's start-up line said, which are this
-   * start's too.
+   * start's too; and how the content was found as it was: by `git` (a stat
+   * per folder and per file git does not vouch for, and `git status`), or
+   * by `stamps` (a listing with a stat of every file).
    */
-  readonly early?: { readonly counts: EarlyCheck["counts"] };
+  readonly early?: { readonly counts: EarlyCheck["counts"]; readonly checked: "git" | "stamps" };
 }
 
 /**
@@ -263,7 +267,9 @@ export async function startService(
    */
   const given: { image?: FeedImage } = {};
   /** Set when it is served while the first index is built. */
-  let early: { image: FeedImage; counts: EarlyCheck["counts"] } | undefined;
+  let early:
+    | { image: FeedImage; counts: EarlyCheck["counts"]; checked: "git" | "stamps" }
+    | undefined;
   /** Told when the kept feed is answered, with when its body was taken (the first load waits). */
   let answered = (_sent: Promise<void>) => {};
   const logWarning = (message: string) => logger.warn(`warning: ${message}`);
@@ -308,17 +314,19 @@ export async function startService(
       /** The check's listing: the first load takes it, so a start that builds first lists once. */
       let listed: PluginsListing | undefined;
       let counts: EarlyCheck["counts"] | undefined;
+      let checked: "git" | "stamps" = "stamps";
       if (kept && options.early) {
         try {
-          const checked = await checkEarly(kept.meta, site, base, opened);
-          listed = checked.listed;
-          counts = checked.counts;
+          const found = await checkEarly(kept.meta, site, base, opened);
+          listed = found.listed;
+          counts = found.counts;
+          if (found.byGit) checked = "git";
         } catch {
           // a check that failed: the start builds first, as without it
         }
       }
       const image = given.image = await kept?.image;
-      if (image && counts) early = { image, counts };
+      if (image && counts) early = { image, counts, checked };
       // The server keeps each file's fields, not its text: a body is read
       // again when a request needs it.
       const make = () =>
@@ -381,7 +389,7 @@ export async function startService(
     },
     earlyJournal: early !== undefined ? journal.cursor.id : undefined,
   };
-  const earlyCounts = early?.counts;
+  const earlyFound = early && { counts: early.counts, checked: early.checked };
   early = undefined;
   const ready = Promise.resolve(pipeline).then(
     (made) => serveFirstIndex(options, settings, { ...opened, pipeline: made }),
@@ -397,7 +405,7 @@ export async function startService(
     handle: (request) => current(request),
     ready,
     baseUrl,
-    ...(earlyCounts ? { early: { counts: earlyCounts } } : {}),
+    ...(earlyFound ? { early: earlyFound } : {}),
   };
 }
 
@@ -423,17 +431,22 @@ async function checkEarly(
   site: ResolvedSite,
   base: string | undefined,
   journal: Journal,
-): Promise<{ counts?: EarlyCheck["counts"]; listed?: PluginsListing }> {
+): Promise<{ counts?: EarlyCheck["counts"]; listed?: PluginsListing; byGit?: boolean }> {
   const check = image.early;
   if (!check || base === undefined || base !== image.base) return {};
+  const version = codeVersion();
+  const cursor = formatCursor(journal.cursor.id, journal.cursor.head);
+  // What git vouched for as the last server stopped: a stat per folder and per file it did not
+  // vouch for, and one `git status`, where the full check stats every file.
+  if (check.git && site.config.git) {
+    const key = earlyKey({ version, base, cursor, content: gitVouchContent(site, false) });
+    if (key === check.git.key && await stillVouched(site.config.root, check.git.vouch)) {
+      return { counts: check.counts, byGit: true };
+    }
+  }
   const { key: content, listed } = await currentRestartKey(site, false);
   if (content === undefined) return { listed };
-  const key = earlyKey({
-    version: codeVersion(),
-    base,
-    cursor: formatCursor(journal.cursor.id, journal.cursor.head),
-    content,
-  });
+  const key = earlyKey({ version, base, cursor, content });
   return key === check.key ? { counts: check.counts, listed } : { listed };
 }
 
@@ -490,17 +503,28 @@ function keepImage(
   state: JournalState,
   warn: (message: string) => void,
   content: string | undefined,
+  gitVouch: () => ReturnType<NonNullable<Pipeline["gitVouch"]>>,
 ): void {
   if (!served || !config || !journal.durable) return;
   try {
     const version = codeVersion();
     const items = feedItemKeys(index, journal.keyOf);
     const cursor = formatCursor(state.id, state.head);
+    // Asked only where the full check's key is kept: git's vouch is a shorter way to the same.
+    const vouched = content === undefined ? undefined : gitVouch();
     keepFeedImage(config.state, {
       ...(content === undefined ? {} : {
         early: {
           key: earlyKey({ version, base: served.base, cursor, content }),
           counts: index.counts.map(({ plugin, items, feed }) => ({ plugin, items, feed })),
+          ...(vouched
+            ? {
+              git: {
+                key: earlyKey({ version, base: served.base, cursor, content: vouched.content }),
+                vouch: vouched.vouch,
+              },
+            }
+            : {}),
         },
       }),
       key: feedImageKey({
@@ -763,7 +787,16 @@ async function serveFirstIndex(
       const content = building === 0 && waiting === undefined && !failedBuild
         ? pipeline.restartKey()
         : undefined;
-      keepImage(config, journal, handle.servedFeed(), index!, journalState, logWarning, content);
+      keepImage(
+        config,
+        journal,
+        handle.servedFeed(),
+        index!,
+        journalState,
+        logWarning,
+        content,
+        () => pipeline.gitVouch?.(),
+      );
       journal.close();
     },
   };

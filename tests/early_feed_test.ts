@@ -11,7 +11,16 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { appendFile, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
@@ -61,17 +70,21 @@ async function onSite(fn: (root: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** Stamps every file of the site with a time long ago (a start reads none of them near a change). */
+/**
+ * Stamps every file and folder of the site with a time long ago (a start
+ * reads none of them near a change, nor lists a folder near one).
+ */
 async function settle(root: string): Promise<void> {
   const walk = async (folder: string) => {
     for (const entry of await readdir(folder, { withFileTypes: true })) {
       if (entry.name === ".git" || entry.name === ".content-feed") continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else await utimes(path, LONG_AGO, LONG_AGO);
+      if (!entry.isSymbolicLink()) await utimes(path, LONG_AGO, LONG_AGO);
     }
   };
   await walk(root);
+  await utimes(root, LONG_AGO, LONG_AGO);
 }
 
 /** The full feed as a client sees it: bytes and validators, identity and gzip. */
@@ -130,6 +143,7 @@ async function restart(root: string, options: { baseUrl?: string } = {}) {
   try {
     return {
       counts: starting.early?.counts,
+      checked: starting.early?.checked,
       early,
       page: page?.status,
       health: health?.status,
@@ -297,6 +311,126 @@ describe("a restart with nothing changed serves the kept full feed before its in
       const staged = await restart(root);
       assert.equal(staged.early, undefined, "after a change in git's index");
       assert.deepEqual(staged.warnings, []);
+    });
+  });
+});
+
+describe("a restart in git checks through git the files git vouches for (SPEC 17)", () => {
+  /** A site in git, committed, with an untracked file, a changed one and a link, all settled. */
+  async function inGit(root: string): Promise<void> {
+    await writeFile(join(root, ".gitignore"), "shared/\n.content-feed/\n");
+    git(root, ["init", "-q"]);
+    git(root, ["add", "."]);
+    git(root, ["commit", "-qm", "one"], "2024-01-02T10:00:00Z");
+    // Untracked, ignored by git, and reached through a link: git vouches for none of them.
+    await writeFile(join(root, "docs/s0/untracked.md"), md({ title: "Untracked" }, LONG));
+    await mkdir(join(root, "shared"));
+    await writeFile(join(root, "shared/target.md"), md({ title: "Through a link" }, LONG));
+    git(root, ["add", ".gitignore"]);
+    await symlink("../../shared/target.md", join(root, "docs/s1/linked.md"));
+    git(root, ["add", "docs/s1/linked.md"]);
+    git(root, ["commit", "-qm", "two"], "2024-01-03T10:00:00Z");
+    // Changed in the work tree since its commit.
+    await appendFile(join(root, "docs/s0/doc-0.md"), "\nNot committed.\n");
+    await settle(root);
+  }
+
+  it("nothing changed, or only stamps: git says so, with a stat of what it does not vouch for", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    await onSite(async (root) => {
+      await inGit(root);
+      // The first start made the state folder in the content root, whose time says so: a
+      // folder changed near its listing says nothing of the next start, which stats every file.
+      await run(root);
+      assert.equal((await restart(root)).checked, "stamps");
+      await settle(root);
+      const first = await run(root);
+      const again = await restart(root);
+      assert.equal(again.checked, "git");
+      assert.deepEqual(again.early, again.built);
+      assert.deepEqual(again.early!.bytes, first.bytes);
+      assert.deepEqual(again.warnings, []);
+      // A file git tracks touched, its bytes the same: git still finds it clean, and the index
+      // built after serves what was served before it.
+      await run(root);
+      await utimes(join(root, "docs/s1/doc-1.md"), new Date(), new Date());
+      const touched = await restart(root);
+      assert.equal(touched.checked, "git");
+      assert.deepEqual(touched.early, touched.built);
+    });
+  });
+
+  it("anything changed while no server ran waits for the index, which serves the change", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    await onSite(async (root) => {
+      await inGit(root);
+      const changes: [string, () => Promise<unknown> | unknown][] = [
+        ["a tracked file edited", () => appendFile(join(root, "docs/s1/doc-3.md"), "\nEdited.\n")],
+        [
+          "a changed file changed again",
+          () => appendFile(join(root, "docs/s0/doc-0.md"), "\nAgain.\n"),
+        ],
+        [
+          "an untracked file edited",
+          () => appendFile(join(root, "docs/s0/untracked.md"), "\nEdited.\n"),
+        ],
+        [
+          "a file reached through a link edited",
+          () => appendFile(join(root, "shared/target.md"), "\nEdited.\n"),
+        ],
+        [
+          "a file added",
+          () => writeFile(join(root, "docs/s1/new.md"), md({ title: "New" }, LONG)),
+        ],
+        [
+          "a file marked assumed unchanged, then edited",
+          async () => {
+            git(root, ["update-index", "--assume-unchanged", "docs/s1/doc-7.md"]);
+            await appendFile(join(root, "docs/s1/doc-7.md"), "\nHidden from git.\n");
+          },
+        ],
+        [
+          "a commit",
+          () => git(root, ["commit", "-q", "--allow-empty", "-m", "three"], "2024-02-02T10:00:00Z"),
+        ],
+      ];
+      for (const [what, change] of changes) {
+        await settle(root);
+        await run(root);
+        await change();
+        const after = await restart(root);
+        assert.equal(after.early, undefined, `served the kept feed after ${what}`);
+        assert.equal(after.built.status, 200, what);
+        // What it serves is what a start with no kept feed serves.
+        await rm(join(root, ".content-feed"), { recursive: true });
+        const fresh = await run(root);
+        // (Its own journal's cursor aside: a fresh state folder begins another journal.)
+        const items = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)).data;
+        assert.deepEqual(items(after.built.bytes), items(fresh.bytes), what);
+      }
+    });
+  });
+
+  it("git vouches for nothing where its 'unchanged' may not be the same bytes", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    await onSite(async (root) => {
+      await inGit(root);
+      // A file git is told to assume unchanged: the next start stats every file.
+      git(root, ["update-index", "--assume-unchanged", "docs/s1/doc-1.md"]);
+      await settle(root);
+      await run(root);
+      assert.equal((await restart(root)).checked, "stamps");
+      git(root, ["update-index", "--no-assume-unchanged", "docs/s1/doc-1.md"]);
+      // Line endings converted by an attribute.
+      await writeFile(join(root, ".gitattributes"), "*.md text eol=lf\n");
+      await settle(root);
+      await run(root);
+      assert.equal((await restart(root)).checked, "stamps");
+      await rm(join(root, ".gitattributes"));
+      // Without either: git again.
+      await settle(root);
+      await run(root);
+      assert.equal((await restart(root)).checked, "git");
     });
   });
 });

@@ -10,10 +10,12 @@ import {
   type GitRefresh,
   gitStateKey,
   type GitTracker,
+  inWorkTree,
 } from "../source/git.ts";
 import { createLoader, type Entry, listedStampsKey, type Loaded } from "../source/loader.ts";
 import type { PluginsListing } from "../source/list_plugins.ts";
 import { joinKeys } from "../source/stamps_key.ts";
+import { type GitVouch, vouchAtStop } from "../source/git_vouch.ts";
 import {
   type CachedFileRow,
   type CacheWrite,
@@ -43,6 +45,13 @@ export interface ContentFilesLoader {
    * file must be looked at again whatever its stamp.
    */
   restartKey(): string | undefined;
+  /**
+   * What git vouches for in the last load's content (`git_vouch.ts`), for a
+   * restart's check that stats only what git does not vouch for; `undefined`
+   * without git, while a refresh is under way, or where git vouches for nothing.
+   * Runs git's processes to their end: called once, as the server stops.
+   */
+  gitVouch(): GitVouch | undefined;
 }
 
 /** How {@link createContentFilesLoader} keeps files. */
@@ -224,6 +233,11 @@ export function createContentFilesLoader(
     foldersChanged: () => loader.foldersChanged(),
     restartKey() {
       return joinKeys(loader.stampsKey(), tracker ? tracker.stateKey() : GIT_OFF);
+    },
+    gitVouch() {
+      if (!tracker || refreshing || !inWorkTree(config.root)) return undefined;
+      const read = loader.readStamps();
+      return read && vouchAtStop(config.root, read, tracker.stateKey());
     },
     flush(limit = Infinity) {
       if (!cache || (rows.size === 0 && gitWrite === undefined)) return false;

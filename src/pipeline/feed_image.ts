@@ -6,6 +6,7 @@
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import { sha256HexSync } from "../util/sha256.ts";
+import type { GitVouch } from "../source/git_vouch.ts";
 
 /** One encoding of the full feed an image holds besides its identity bytes. */
 export interface EncodedFeed {
@@ -53,6 +54,13 @@ export interface EarlyCheck {
     readonly items: number;
     readonly feed: number;
   }[];
+  /**
+   * What git vouched for as the server stopped (`source/git_vouch.ts`), and
+   * the {@link earlyKey} of the rest (`Pipeline.gitVouch`'s `content`): a
+   * start that finds both as they were needs no stat of the files git
+   * vouches for.
+   */
+  readonly git?: { readonly key: string; readonly vouch: GitVouch };
 }
 
 /**

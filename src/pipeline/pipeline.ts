@@ -17,6 +17,7 @@ import { type ResolvedSite, resolveSite } from "./site.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import type { PluginsListing } from "../source/list_plugins.ts";
 import { joinKeys } from "../source/stamps_key.ts";
+import type { GitVouch } from "../source/git_vouch.ts";
 
 /** Where a pipeline's files come from: the content folder, or a snapshot's files. */
 export interface PipelineSource {
@@ -79,6 +80,15 @@ export interface Pipeline {
    * pipeline, a file read within its stamp's resolution of a change).
    */
   restartKey(): string | undefined;
+  /**
+   * What git vouches for in the last build's content (`source/git_vouch.ts`),
+   * with what else a restart must find the same (`content`: the site's
+   * configuration as resolved, {@link gitVouchContent}): a restart's check
+   * then stats only the folders and the files git does not vouch for.
+   * Absent or `undefined` where git vouches for nothing. Runs git to its
+   * end: for a stopping server.
+   */
+  gitVouch?(): { content: string; vouch: GitVouch } | undefined;
 }
 
 /** Options of {@link contentPipeline}: how files are kept, and the clock. */
@@ -122,6 +132,10 @@ export async function contentPipeline(
   return {
     ...pipeline,
     restartKey: () => joinKeys(siteKey, source.restartKey()),
+    gitVouch: () => {
+      const vouch = source.gitVouch();
+      return vouch && { content: joinKeys(siteKey, GIT_VOUCHED)!, vouch };
+    },
   };
 }
 
@@ -147,6 +161,25 @@ export async function currentRestartKey(
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const { key: files, listed } = await currentFilesKey(site.config);
   return { key: joinKeys(siteKeyOf(site, keepBody), files), listed };
+}
+
+/** What a vouched restart's content key says besides the site's key. */
+const GIT_VOUCHED = "files vouched for by git";
+
+/**
+ * What {@link Pipeline.gitVouch}'s `content` of a server's pipeline on
+ * `site` would be: the site's configuration as resolved, hashed.
+ *
+ * @example
+ * ```ts
+ * import { gitVouchContent } from "./pipeline.ts";
+ * import { resolveSite } from "./site.ts";
+ * import { loadConfigFile } from "../config/load.ts";
+ * const content = gitVouchContent(await resolveSite(await loadConfigFile("content/services.yaml")), false);
+ * ```
+ */
+export function gitVouchContent(site: ResolvedSite, keepBody: boolean): string {
+  return joinKeys(siteKeyOf(site, keepBody), GIT_VOUCHED)!;
 }
 
 /** The site's configuration as resolved (generator, variants, pages' rules, warnings), hashed. */

@@ -207,8 +207,17 @@ function under(paths: Iterable<string>, prefix: string): Set<string> {
   return out;
 }
 
-/** The state key of a repository at `head` with the work tree's changed files `dirty`. */
-function stateKeyOf(
+/**
+ * The state key of a repository at `head` with the work tree's changed
+ * files `dirty` (as {@link GitTracker.stateKey} spells it).
+ *
+ * @example
+ * ```ts
+ * import { stateKeyOf } from "./git.ts";
+ * stateKeyOf({ commit: "3f2a", prefix: "docs/", shallow: false }, new Set(["a.md"]));
+ * ```
+ */
+export function stateKeyOf(
   head: { commit: string; prefix: string; shallow: boolean } | undefined,
   dirty: ReadonlySet<string>,
 ): string {

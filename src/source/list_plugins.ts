@@ -65,6 +65,8 @@ export interface PluginsListing {
   readonly folders: Map<string, number>;
   /** Whether a selected path was not a regular file. */
   readonly irregular: boolean;
+  /** When the listing began (epoch ms): a folder changed near it may have changed after its read. */
+  readonly listedAt: number;
 }
 
 /**
@@ -114,6 +116,7 @@ export async function listPlugins(
   selectors: readonly PluginSelector[],
   options: ListPluginsOptions,
 ): Promise<PluginsListing> {
+  const listedAt = Date.now();
   const warnings: Warning[] = [];
   const leftOut: LeftOutFile[] = [];
   const skipped = new Map<string, Record<string, number>>();
@@ -176,7 +179,7 @@ export async function listPlugins(
       if (!folders.has(path)) folders.set(path, folderStamp(path));
     }
   }
-  return { found, warnings, leftOut, skipped, unlisted, folders, irregular };
+  return { found, warnings, leftOut, skipped, unlisted, folders, irregular, listedAt };
 }
 
 /**

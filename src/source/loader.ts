@@ -12,6 +12,7 @@ import {
   NO_WORK,
   type PluginSelection,
   RACY_MS,
+  type ReadStamp,
 } from "./loader_types.ts";
 import { isWarning } from "./parse.ts";
 import { runHelper } from "./worker_pool.ts";
@@ -74,6 +75,8 @@ export function createLoader<T extends object>(
     unlisted: new Map(),
   };
   let folderStamps = new Map<string, number>();
+  /** When the listing that gave `folderStamps` began. */
+  let listedAt = 0;
   let irregular = false;
   let listedOnce = false;
   /** The listing a caller made before the first load (`LoaderOptions.listed`), taken by it. */
@@ -278,6 +281,7 @@ export function createLoader<T extends object>(
     firstListing = undefined;
     const listed = given ?? await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
+    listedAt = listed.listedAt;
     irregular = listed.irregular;
     for (const { selector: { plugin }, files } of listed.found) {
       if (stamp) work.stated += files.length;
@@ -322,6 +326,17 @@ export function createLoader<T extends object>(
         files.push({ key, size: entry.size, mtime: entry.mtime, ino: entry.ino });
       }
       return stampsKey(files, listing.warnings);
+    },
+    readStamps() {
+      if (!listedOnce) return undefined;
+      const files: ReadStamp[] = [];
+      for (const entry of cache.values()) {
+        // As `stampsKey`: a file read near a change says nothing of a restart.
+        if (!Number.isFinite(entry.mtime)) return undefined;
+        if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
+        files.push({ abs: entry.abs, size: entry.size, mtime: entry.mtime, ino: entry.ino });
+      }
+      return { folders: folderStamps, listedAt, files };
     },
     async load(paths, reread = false) {
       if (!paths || !listedOnce) return await full();

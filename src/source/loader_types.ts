@@ -66,6 +66,11 @@ export interface ContentLoader<T> {
    * stamp's resolution of a change, or not read).
    */
   stampsKey(): string | undefined;
+  /**
+   * What the last load read, stamped, and the last listing's folders (for
+   * `git_vouch.ts`): `undefined` where {@link ContentLoader.stampsKey} is.
+   */
+  readStamps(): ReadStamps | undefined;
 }
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
@@ -199,3 +204,21 @@ export interface Entry<T> {
  * its checksum is compared (git's "racily clean" entries, SPEC 17).
  */
 export const RACY_MS = 2000;
+
+/** A file as the stopping server read it: its path and stamp. */
+export interface ReadStamp {
+  readonly abs: string;
+  readonly size: number;
+  readonly mtime: number;
+  readonly ino: number;
+}
+
+/** What a stopping server's content was read from, as a loader tells it. */
+export interface ReadStamps {
+  /** Every folder of the last listing, with its modification time then. */
+  readonly folders: ReadonlyMap<string, number>;
+  /** When that listing began (epoch ms): a folder changed near it says nothing. */
+  readonly listedAt: number;
+  /** Every content file as it was read. */
+  readonly files: readonly ReadStamp[];
+}

@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import process from "node:process";
 import type { EarlyCheck, FeedImage, FeedImageMeta } from "../pipeline/feed_image.ts";
+import { isGitVouch } from "../source/git_vouch.ts";
 
 /** The image's file in the state folder. */
 export const FEED_IMAGE_FILE = "feed-image.bin";
@@ -285,10 +286,12 @@ function isStoredMeta(meta: unknown): meta is StoredMeta {
 
 /** Whether a stored `early` says all an early check says (an image without one is served later). */
 function isEarlyCheck(early: unknown): early is EarlyCheck {
-  const e = early as { key?: unknown; counts?: unknown } | null | undefined;
+  const e = early as { key?: unknown; counts?: unknown; git?: unknown } | null | undefined;
+  const git = e?.git as { key?: unknown; vouch?: unknown } | undefined;
   return typeof e?.key === "string" && Array.isArray(e.counts) &&
     e.counts.every((c: { plugin?: unknown; items?: unknown; feed?: unknown } | null) =>
       typeof c?.plugin === "string" && Number.isSafeInteger(c.items) &&
       Number.isSafeInteger(c.feed)
-    );
+    ) &&
+    (git === undefined || (typeof git?.key === "string" && isGitVouch(git.vouch)));
 }

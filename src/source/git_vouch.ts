@@ -1,0 +1,331 @@
+// A restart's check of the files git vouches for (SPEC 17). A restart may
+// serve the kept full feed only when every content file is as the stopping
+// server read it. A stat of each file tells that (10,000 stats: 45–70 ms of
+// Deno's main thread, more while its code is cold); `git status` tells it of
+// the files git tracks, with its own stats in C on the other core. So a
+// stopping server that finds git able to vouch for a file (tracked, clean,
+// a regular file, with no setting or attribute under which git's
+// "unchanged" is not "the same bytes") leaves it to git at the next start;
+// every other file (changed in the work tree, untracked, ignored, a link) is
+// stat'ed as before, and every folder's time says no file was added,
+// removed or renamed. Anything this cannot tell sends the start to the full
+// check (`currentRestartKey`): a vouch only ever saves work.
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { statStamp } from "../adapters/file_system.ts";
+import { stateKeyOf } from "./git.ts";
+import { RACY_MS, type ReadStamps } from "./loader_types.ts";
+
+/** What a stopping server found git vouching for, for the next start (kept with the full feed). */
+export interface GitVouch {
+  /** Git's folder (`--absolute-git-dir`). */
+  readonly gitDir: string;
+  /** Where the content root sits in the work tree (`docs/`, or `""`). */
+  readonly prefix: string;
+  /** HEAD and the ref it names, stamped: a commit, checkout or reset changes it. */
+  readonly ref: string;
+  /** Git's index file, stamped: a change to what git tracks or how (`update-index`) changes it. */
+  readonly index: string;
+  /** The files changed in the work tree, relative to the content root, sorted. */
+  readonly dirty: readonly string[];
+  /** Every folder listed, with its modification time: no entry was added, removed or renamed. */
+  readonly folders: readonly (readonly [string, number])[];
+  /** The files git does not vouch for, stamped (path, size, mtime, inode). */
+  readonly files: readonly (readonly [string, number, number, number])[];
+}
+
+/** How git is run: never taking the index's lock, paths as they are. */
+function gitArgs(root: string, args: readonly string[]): string[] {
+  return [
+    "--no-optional-locks",
+    "--literal-pathspecs",
+    "-C",
+    root,
+    "-c",
+    "core.quotePath=false",
+    ...args,
+  ];
+}
+
+/** Runs git to its end: its output when it exited with one of `ok`, else `undefined`. */
+function gitSync(root: string, args: readonly string[], ok = [0]) {
+  const run = spawnSync("git", gitArgs(root, args), {
+    encoding: "utf8",
+    maxBuffer: 1024 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  return run.error || !ok.includes(run.status ?? -1) ? undefined : run.stdout;
+}
+
+/**
+ * Runs git to its end with `input` on its standard input, read from a
+ * file: Deno's `spawnSync` writes all of an `input` before it reads the
+ * output, and git writing more than a pipe holds meanwhile would wait for
+ * ever. Through `sh`: where there is none (Windows), `undefined`.
+ */
+function gitSyncWithInput(root: string, args: readonly string[], input: string) {
+  const file = join(tmpdir(), `content-feed-${process.pid}-${crypto.randomUUID()}`);
+  try {
+    writeFileSync(file, input, { mode: 0o600 });
+    const run = spawnSync("sh", ["-c", 'exec git "$@" < "$0"', file, ...gitArgs(root, args)], {
+      encoding: "utf8",
+      maxBuffer: 1024 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return run.error || run.status !== 0 ? undefined : run.stdout;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** A file's inode, size and modification time, or "-" where it is not there. */
+function fileStamp(path: string): string {
+  try {
+    const { ino, size, mtime } = statStamp(path);
+    return `${ino}:${size}:${mtime}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** HEAD's text and the stamps of the ref it names and of the packed refs (a worktree's shared ones too). */
+function refStamp(gitDir: string): string {
+  let common = gitDir;
+  try {
+    common = readFileSync(`${gitDir}/commondir`, "utf8").trim();
+    if (!common.startsWith("/")) common = `${gitDir}/${common}`;
+  } catch {
+    // not a linked work tree
+  }
+  let head = "";
+  try {
+    head = readFileSync(`${gitDir}/HEAD`, "utf8");
+  } catch {
+    return "-";
+  }
+  const ref = /^ref: (refs\/\S+)/.exec(head)?.[1];
+  return [
+    head,
+    ref ? fileStamp(`${common}/${ref}`) : "",
+    fileStamp(`${common}/packed-refs`),
+    fileStamp(`${common}/reftable/tables.list`),
+    fileStamp(`${gitDir}/shallow`),
+  ].join("\n");
+}
+
+/** The changed files `git status` names, relative to the content root (under `prefix`), sorted. */
+function dirtyOf(status: string, prefix: string): string[] {
+  const found = new Set<string>();
+  const entries = status.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    const path = entry.slice(3);
+    if (path.startsWith(prefix)) found.add(path.slice(prefix.length));
+    if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
+  }
+  return [...found].sort();
+}
+
+/** `git status`'s arguments: the tracked files changed under the root. */
+const STATUS = ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", "."];
+
+/**
+ * Settings under which git's "unchanged" is not "the same bytes", or
+ * under which it looks at less than the stat: line-ending conversion, a
+ * minimal stat check, stats ignored.
+ */
+const UNSAFE_SETTING = /^core\.(?:autocrlf (?!false$)|checkstat minimal$|ignorestat (?!false$))/im;
+
+/** Attributes that make a file's bytes differ from what git compares (`text`, a filter, …). */
+const CONVERTING = ["text", "eol", "crlf", "filter", "ident", "working-tree-encoding"];
+
+/**
+ * What git vouches for in the content as a stopping server read it (see
+ * the file's head), or `undefined` when it vouches for nothing here: git
+ * not run, a shallow clone, another index file, a setting or attribute
+ * that converts bytes, a file flagged to be assumed unchanged or skipped,
+ * the work tree not as the server's dates were read from it (`stateKey`,
+ * its tracker's `GitTracker.stateKey`), or a file or folder not as it was
+ * read or listed. Git runs first and the stamps are taken after it, so
+ * what git found clean is what the server read. Synchronous: run once, as
+ * the server stops.
+ *
+ * @example
+ * ```ts
+ * import { vouchAtStop } from "./git_vouch.ts";
+ * const vouch = vouchAtStop("/site/content", {
+ *   folders: new Map([["/site/content", 1_700_000_000_000]]),
+ *   listedAt: 1_700_000_100_000,
+ *   files: [{ abs: "/site/content/a.md", size: 10, mtime: 1_700_000_000_000, ino: 12 }],
+ * }, "…");
+ * ```
+ */
+export function vouchAtStop(
+  root: string,
+  read: ReadStamps,
+  stateKey: string | undefined,
+): GitVouch | undefined {
+  if (stateKey === undefined || process.env.GIT_INDEX_FILE) return undefined;
+  const head = gitSync(root, [
+    "rev-parse",
+    "--absolute-git-dir",
+    "--show-prefix",
+    "--is-shallow-repository",
+    "--verify",
+    "-q",
+    "HEAD^{commit}",
+  ]);
+  const [gitDir = "", prefix = "", shallow = "", commit = ""] = (head ?? "").split("\n");
+  if (!gitDir || shallow !== "false" || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+  const ref = refStamp(gitDir);
+  const index = fileStamp(`${gitDir}/index`);
+  // `git config` exits 1 when no such setting is set.
+  const settings = gitSync(
+    root,
+    [
+      "config",
+      "--get-regexp",
+      "^core\\.(autocrlf|checkstat|ignorestat)$",
+    ],
+    [0, 1],
+  );
+  if (settings === undefined || UNSAFE_SETTING.test(settings)) return undefined;
+  // The tracked regular files: any flag (assumed unchanged, skip-worktree) or conflict vouches for nothing.
+  const listed = gitSync(root, ["ls-files", "-s", "-v", "-z", "--", "."]);
+  if (listed === undefined) return undefined;
+  const tracked = new Set<string>();
+  for (const entry of listed.split("\0")) {
+    if (entry === "") continue;
+    if (!entry.startsWith("H ")) return undefined;
+    const tab = entry.indexOf("\t");
+    const mode = entry.slice(2, 8);
+    if (mode === "100644" || mode === "100755") tracked.add(entry.slice(tab + 1));
+  }
+  const base = `${root}/`;
+  const candidates = read.files.map((file) => file.abs.slice(base.length))
+    .filter((path) => tracked.has(path));
+  if (candidates.length > 0) {
+    const attributes = gitSyncWithInput(
+      root,
+      ["check-attr", "-z", "--stdin", ...CONVERTING],
+      candidates.join("\0") + "\0",
+    );
+    if (attributes === undefined) return undefined;
+    const parts = attributes.split("\0");
+    for (let i = 2; i < parts.length; i += 3) if (parts[i] !== "unspecified") return undefined;
+  }
+  const status = gitSync(root, STATUS);
+  if (status === undefined) return undefined;
+  const dirty = dirtyOf(status, prefix);
+  // The dates the server gave were read from this HEAD and this work tree.
+  if (stateKeyOf({ commit, prefix, shallow: false }, new Set(dirty)) !== stateKey) return undefined;
+  // After git: every folder and file as the server listed and read it, so git's "clean" was of
+  // the bytes it read.
+  const folders: [string, number][] = [];
+  for (const [path, mtime] of read.folders) {
+    if (!(mtime < read.listedAt - RACY_MS)) return undefined;
+    try {
+      if (statStamp(path).mtime !== mtime) return undefined;
+    } catch {
+      return undefined;
+    }
+    folders.push([path, mtime]);
+  }
+  const dirtySet = new Set(dirty);
+  const files: [string, number, number, number][] = [];
+  for (const file of read.files) {
+    try {
+      const now = statStamp(file.abs);
+      if (now.mtime !== file.mtime || now.size !== file.size || now.ino !== file.ino) {
+        return undefined;
+      }
+    } catch {
+      return undefined;
+    }
+    const path = file.abs.startsWith(base) ? file.abs.slice(base.length) : undefined;
+    if (path === undefined || !tracked.has(path) || dirtySet.has(path)) {
+      files.push([file.abs, file.size, file.mtime, file.ino]);
+    }
+  }
+  // Nothing of git's moved while it was asked.
+  if (refStamp(gitDir) !== ref || fileStamp(`${gitDir}/index`) !== index) return undefined;
+  return { gitDir, prefix, ref, index, dirty, folders, files };
+}
+
+/**
+ * Whether the content is still as `vouch` says (a start's check, SPEC 17):
+ * HEAD, its ref and git's index unchanged, every folder's time and every
+ * file git does not vouch for as they were, and `git status` naming the
+ * same changed files. One git process; a stat per folder and per file git
+ * does not vouch for.
+ *
+ * @example
+ * ```ts
+ * import { stillVouched, type GitVouch } from "./git_vouch.ts";
+ * declare const vouch: GitVouch;
+ * if (await stillVouched("/site/content", vouch)) console.log("as the last server left it");
+ * ```
+ */
+export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
+  if (refStamp(vouch.gitDir) !== vouch.ref) return Promise.resolve(false);
+  if (fileStamp(`${vouch.gitDir}/index`) !== vouch.index) return Promise.resolve(false);
+  // Started first: git stats the tracked files on the other core while this one stats the rest.
+  const status = new Promise<string | undefined>((resolve) => {
+    const child = spawn("git", gitArgs(root, STATUS), { stdio: ["ignore", "pipe", "ignore"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.on("error", () => resolve(undefined));
+    child.on("close", (code) => resolve(code === 0 ? Buffer.concat(chunks).toString() : undefined));
+  });
+  const same = sameStamps(vouch);
+  return status.then((text) => {
+    if (!same || text === undefined) return false;
+    const dirty = dirtyOf(text, vouch.prefix);
+    return dirty.length === vouch.dirty.length && dirty.every((path, i) => path === vouch.dirty[i]);
+  });
+}
+
+/** Whether every folder's time and every stamped file are as `vouch` keeps them. */
+function sameStamps(vouch: GitVouch): boolean {
+  try {
+    for (const [path, mtime] of vouch.folders) if (statStamp(path).mtime !== mtime) return false;
+    for (const [path, size, mtime, ino] of vouch.files) {
+      const now = statStamp(path);
+      if (now.mtime !== mtime || now.size !== size || now.ino !== ino) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a stored value is a {@link GitVouch} (a kept image's is read
+ * back from a file: anything else is no vouch).
+ *
+ * @example
+ * ```ts
+ * import { isGitVouch } from "./git_vouch.ts";
+ * isGitVouch({}); // false
+ * ```
+ */
+export function isGitVouch(value: unknown): value is GitVouch {
+  const v = value as Partial<Record<keyof GitVouch, unknown>> | null | undefined;
+  const text = (x: unknown) => typeof x === "string";
+  const number = (x: unknown) => typeof x === "number";
+  return !!v && text(v.gitDir) && text(v.prefix) && text(v.ref) && text(v.index) &&
+    Array.isArray(v.dirty) && v.dirty.every(text) &&
+    Array.isArray(v.folders) &&
+    v.folders.every((f) => Array.isArray(f) && f.length === 2 && text(f[0]) && number(f[1])) &&
+    Array.isArray(v.files) &&
+    v.files.every((f) =>
+      Array.isArray(f) && f.length === 4 && text(f[0]) && number(f[1]) && number(f[2]) &&
+      number(f[3])
+    );
+}
