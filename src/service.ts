@@ -511,7 +511,12 @@ function keepImage(
     const items = feedItemKeys(index, journal.keyOf);
     const cursor = formatCursor(state.id, state.head);
     // Asked only where the full check's key is kept: git's vouch is a shorter way to the same.
-    const vouched = content === undefined ? undefined : gitVouch();
+    let vouched: ReturnType<typeof gitVouch>;
+    try {
+      vouched = content === undefined ? undefined : gitVouch();
+    } catch {
+      // git's word is a shortcut: without it the next start makes the full check.
+    }
     keepFeedImage(config.state, {
       ...(content === undefined ? {} : {
         early: {

@@ -364,7 +364,8 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
     if (!HAS_GIT) return t.skip("no git here");
     await onSite(async (root) => {
       await inGit(root);
-      const changes: [string, () => Promise<unknown> | unknown][] = [
+      // What changes while no server runs, and what is done before the server that keeps the feed.
+      const changes: [string, () => Promise<unknown> | unknown, (() => unknown)?][] = [
         ["a tracked file edited", () => appendFile(join(root, "docs/s1/doc-3.md"), "\nEdited.\n")],
         [
           "a changed file changed again",
@@ -383,21 +384,44 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
           () => writeFile(join(root, "docs/s1/new.md"), md({ title: "New" }, LONG)),
         ],
         [
+          "a commit",
+          () => git(root, ["commit", "-q", "--allow-empty", "-m", "three"], "2024-02-02T10:00:00Z"),
+        ],
+        [
+          "HEAD moved through a chain of symbolic refs, git's index untouched",
+          () => {
+            git(root, ["branch", "-q", "trunk"]);
+            git(root, ["symbolic-ref", "refs/heads/alias", "refs/heads/trunk"]);
+            git(root, ["symbolic-ref", "HEAD", "refs/heads/alias"]);
+            return null;
+          },
+          () => {
+            // The same tree committed again with another date, the branch moved to it (as a
+            // fetch and `update-ref` would): the files' last dates change, nothing else.
+            const tree = git(root, ["rev-parse", "HEAD^{tree}"]).trim();
+            const parent = git(root, ["rev-parse", "HEAD"]).trim();
+            const commit = git(
+              root,
+              ["commit-tree", tree, "-p", parent, "-m", "again"],
+              "2024-03-03T10:00:00Z",
+            ).trim();
+            git(root, ["update-ref", "refs/heads/trunk", commit]);
+          },
+        ],
+        // Last: the flag stays, and git vouches for nothing while it does.
+        [
           "a file marked assumed unchanged, then edited",
           async () => {
             git(root, ["update-index", "--assume-unchanged", "docs/s1/doc-7.md"]);
             await appendFile(join(root, "docs/s1/doc-7.md"), "\nHidden from git.\n");
           },
         ],
-        [
-          "a commit",
-          () => git(root, ["commit", "-q", "--allow-empty", "-m", "three"], "2024-02-02T10:00:00Z"),
-        ],
       ];
-      for (const [what, change] of changes) {
+      for (const [what, before, change] of changes) {
+        if (change) await before();
         await settle(root);
         await run(root);
-        await change();
+        await (change ?? before)();
         const after = await restart(root);
         assert.equal(after.early, undefined, `served the kept feed after ${what}`);
         assert.equal(after.built.status, 200, what);
@@ -427,7 +451,27 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
       await run(root);
       assert.equal((await restart(root)).checked, "stamps");
       await rm(join(root, ".gitattributes"));
-      // Without either: git again.
+      // A setting given without a value is true: lines converted.
+      const config = join(root, ".git/config");
+      const settings = await readFile(config, "utf8");
+      await writeFile(config, `${settings}[core]\n\tautocrlf\n`);
+      await settle(root);
+      await run(root);
+      assert.equal((await restart(root)).checked, "stamps");
+      await writeFile(config, settings);
+      // A broken link in a plugin's folder (a listing warning): its target may come with no
+      // listed folder's time changed, so the start stats every file, and sees it come.
+      await symlink("../../shared/later.md", join(root, "docs/s0/broken.md"));
+      await settle(root);
+      await run(root);
+      assert.equal((await restart(root)).checked, "stamps");
+      await run(root);
+      await writeFile(join(root, "shared/later.md"), md({ title: "Later" }, LONG));
+      const linked = await restart(root);
+      assert.equal(linked.early, undefined, "the link's target came");
+      assert.ok(linked.index.items.some((item) => item.title === "Later"));
+      await rm(join(root, "docs/s0/broken.md"));
+      // Without any of those: git again.
       await settle(root);
       await run(root);
       assert.equal((await restart(root)).checked, "git");

@@ -237,7 +237,10 @@ export function createContentFilesLoader(
     gitVouch() {
       if (!tracker || refreshing || !inWorkTree(config.root)) return undefined;
       const read = loader.readStamps();
-      return read && vouchAtStop(config.root, read, tracker.stateKey());
+      return read && vouchAtStop(config.root, read, tracker.stateKey(), (path) => {
+        const dates = tracker.dates(path);
+        return dates?.first !== undefined && dates.last !== undefined;
+      });
     },
     flush(limit = Infinity) {
       if (!cache || (rows.size === 0 && gitWrite === undefined)) return false;

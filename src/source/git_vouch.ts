@@ -23,6 +23,8 @@ import { RACY_MS, type ReadStamps } from "./loader_types.ts";
 export interface GitVouch {
   /** Git's folder (`--absolute-git-dir`). */
   readonly gitDir: string;
+  /** HEAD's commit: `git status` says it again at the start. */
+  readonly commit: string;
   /** Where the content root sits in the work tree (`docs/`, or `""`). */
   readonly prefix: string;
   /** HEAD and the ref it names, stamped: a commit, checkout or reset changes it. */
@@ -56,6 +58,7 @@ function gitSync(root: string, args: readonly string[], ok = [0]) {
     encoding: "utf8",
     maxBuffer: 1024 * 1024 * 1024,
     stdio: ["ignore", "pipe", "ignore"],
+    timeout: GIT_TIMEOUT_MS,
   });
   return run.error || !ok.includes(run.status ?? -1) ? undefined : run.stdout;
 }
@@ -74,6 +77,7 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
       encoding: "utf8",
       maxBuffer: 1024 * 1024 * 1024,
       stdio: ["ignore", "pipe", "ignore"],
+      timeout: GIT_TIMEOUT_MS,
     });
     return run.error || run.status !== 0 ? undefined : run.stdout;
   } catch {
@@ -115,32 +119,100 @@ function refStamp(gitDir: string): string {
     fileStamp(`${common}/packed-refs`),
     fileStamp(`${common}/reftable/tables.list`),
     fileStamp(`${gitDir}/shallow`),
+    fileStamp(`${common}/shallow`),
+    fileStamp(`${gitDir}/reftable/tables.list`),
   ].join("\n");
 }
 
-/** The changed files `git status` names, relative to the content root (under `prefix`), sorted. */
-function dirtyOf(status: string, prefix: string): string[] {
+/**
+ * What `git status --porcelain=v2 --branch -z` says: HEAD's commit, and
+ * the changed files relative to the content root (under `prefix`), sorted;
+ * `undefined` where it names a path outside the prefix (a file system that
+ * matched the root's path ignoring case) or cannot be read.
+ */
+function statusOf(text: string, prefix: string): { commit: string; dirty: string[] } | undefined {
+  let commit = "";
   const found = new Set<string>();
-  const entries = status.split("\0");
+  const entries = text.split("\0");
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    if (entry.length < 4) continue;
-    const path = entry.slice(3);
-    if (path.startsWith(prefix)) found.add(path.slice(prefix.length));
-    if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
+    if (entry === "") continue;
+    let path: string | undefined;
+    if (entry.startsWith("# branch.oid ")) commit = entry.slice("# branch.oid ".length);
+    else if (entry.startsWith("# ")) continue;
+    // An ordinary change: eight fields, then the path (which may hold spaces).
+    else if (entry.startsWith("1 ")) path = afterFields(entry, 8);
+    else if (entry.startsWith("2 ")) {
+      // A rename or copy: nine fields, the path, then its source as the next entry.
+      path = afterFields(entry, 9);
+      i++;
+    } // Unmerged: ten fields, then the path.
+    else if (entry.startsWith("u ")) path = afterFields(entry, 10);
+    else return undefined;
+    if (path === undefined) continue;
+    if (!path.startsWith(prefix)) return undefined;
+    found.add(path.slice(prefix.length));
   }
-  return [...found].sort();
+  return /^[0-9a-f]{40,64}$/.test(commit) ? { commit, dirty: [...found].sort() } : undefined;
 }
 
-/** `git status`'s arguments: the tracked files changed under the root. */
-const STATUS = ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", "."];
+/** What follows the first `count` space-separated fields of a status entry. */
+function afterFields(entry: string, count: number): string | undefined {
+  let at = -1;
+  for (let i = 0; i < count; i++) {
+    at = entry.indexOf(" ", at + 1);
+    if (at === -1) return undefined;
+  }
+  return entry.slice(at + 1);
+}
 
 /**
- * Settings under which git's "unchanged" is not "the same bytes", or
- * under which it looks at less than the stat: line-ending conversion, a
- * minimal stat check, stats ignored.
+ * `git status`'s arguments: HEAD's commit and the tracked files changed
+ * under the root, with the settings that decide what "changed" means fixed
+ * (a start must not trust a setting made since the stop that compares less).
  */
-const UNSAFE_SETTING = /^core\.(?:autocrlf (?!false$)|checkstat minimal$|ignorestat (?!false$))/im;
+const STATUS = [
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.ignoreStat=false",
+  "status",
+  "--porcelain=v2",
+  "--branch",
+  "--no-ahead-behind",
+  "-z",
+  "--untracked-files=no",
+  "--",
+  ".",
+];
+
+/** The environment variables that point git elsewhere: with any of them set, git vouches for nothing. */
+const GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"];
+
+/** How long one git process may run at a stop or a start before it is given up on, in ms. */
+const GIT_TIMEOUT_MS = 30_000;
+
+/**
+ * Whether `git config --get-regexp` names a setting under which git's
+ * "unchanged" is not "the same bytes", or under which it looks at less
+ * than the stat: line-ending conversion, a minimal stat check, stats
+ * ignored. A key given without a value is `true`.
+ */
+function unsafeSettings(text: string): boolean {
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const space = line.indexOf(" ");
+    const key = (space === -1 ? line : line.slice(0, space)).toLowerCase();
+    const value = space === -1 ? "true" : line.slice(space + 1).trim().toLowerCase();
+    const off = ["false", "no", "off", "0"].includes(value);
+    if (key === "core.autocrlf" && !off) return true;
+    if (key === "core.ignorestat" && !off) return true;
+    if (key === "core.checkstat" && value !== "default") return true;
+  }
+  return false;
+}
 
 /** Attributes that make a file's bytes differ from what git compares (`text`, a filter, …). */
 const CONVERTING = ["text", "eol", "crlf", "filter", "ident", "working-tree-encoding"];
@@ -170,8 +242,11 @@ export function vouchAtStop(
   root: string,
   read: ReadStamps,
   stateKey: string | undefined,
+  dated: (path: string) => boolean,
 ): GitVouch | undefined {
-  if (stateKey === undefined || process.env.GIT_INDEX_FILE) return undefined;
+  if (stateKey === undefined || read.warned || GIT_PLACES.some((name) => process.env[name])) {
+    return undefined;
+  }
   const head = gitSync(root, [
     "rev-parse",
     "--absolute-git-dir",
@@ -195,7 +270,7 @@ export function vouchAtStop(
     ],
     [0, 1],
   );
-  if (settings === undefined || UNSAFE_SETTING.test(settings)) return undefined;
+  if (settings === undefined || unsafeSettings(settings)) return undefined;
   // The tracked regular files: any flag (assumed unchanged, skip-worktree) or conflict vouches for nothing.
   const listed = gitSync(root, ["ls-files", "-s", "-v", "-z", "--", "."]);
   if (listed === undefined) return undefined;
@@ -220,9 +295,10 @@ export function vouchAtStop(
     const parts = attributes.split("\0");
     for (let i = 2; i < parts.length; i += 3) if (parts[i] !== "unspecified") return undefined;
   }
-  const status = gitSync(root, STATUS);
-  if (status === undefined) return undefined;
-  const dirty = dirtyOf(status, prefix);
+  const text = gitSync(root, STATUS);
+  const status = text === undefined ? undefined : statusOf(text, prefix);
+  if (status === undefined || status.commit !== commit) return undefined;
+  const dirty = status.dirty;
   // The dates the server gave were read from this HEAD and this work tree.
   if (stateKeyOf({ commit, prefix, shallow: false }, new Set(dirty)) !== stateKey) return undefined;
   // After git: every folder and file as the server listed and read it, so git's "clean" was of
@@ -249,13 +325,14 @@ export function vouchAtStop(
       return undefined;
     }
     const path = file.abs.startsWith(base) ? file.abs.slice(base.length) : undefined;
-    if (path === undefined || !tracked.has(path) || dirtySet.has(path)) {
+    // A file with no commit dates is dated by its modification time, which git does not vouch for.
+    if (path === undefined || !tracked.has(path) || dirtySet.has(path) || !dated(path)) {
       files.push([file.abs, file.size, file.mtime, file.ino]);
     }
   }
   // Nothing of git's moved while it was asked.
   if (refStamp(gitDir) !== ref || fileStamp(`${gitDir}/index`) !== index) return undefined;
-  return { gitDir, prefix, ref, index, dirty, folders, files };
+  return { gitDir, commit, prefix, ref, index, dirty, folders, files };
 }
 
 /**
@@ -273,21 +350,32 @@ export function vouchAtStop(
  * ```
  */
 export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
+  if (GIT_PLACES.some((name) => process.env[name])) return Promise.resolve(false);
   if (refStamp(vouch.gitDir) !== vouch.ref) return Promise.resolve(false);
   if (fileStamp(`${vouch.gitDir}/index`) !== vouch.index) return Promise.resolve(false);
   // Started first: git stats the tracked files on the other core while this one stats the rest.
+  // Anything git says on its error output (a folder it cannot read) is no clean answer.
   const status = new Promise<string | undefined>((resolve) => {
-    const child = spawn("git", gitArgs(root, STATUS), { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn("git", gitArgs(root, STATUS), {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: GIT_TIMEOUT_MS,
+    });
     const chunks: Buffer[] = [];
+    let complained = false;
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on("data", () => complained = true);
     child.on("error", () => resolve(undefined));
-    child.on("close", (code) => resolve(code === 0 ? Buffer.concat(chunks).toString() : undefined));
+    child.on(
+      "close",
+      (code) => resolve(code === 0 && !complained ? Buffer.concat(chunks).toString() : undefined),
+    );
   });
   const same = sameStamps(vouch);
   return status.then((text) => {
-    if (!same || text === undefined) return false;
-    const dirty = dirtyOf(text, vouch.prefix);
-    return dirty.length === vouch.dirty.length && dirty.every((path, i) => path === vouch.dirty[i]);
+    const now = text === undefined ? undefined : statusOf(text, vouch.prefix);
+    if (!same || now === undefined || now.commit !== vouch.commit) return false;
+    return now.dirty.length === vouch.dirty.length &&
+      now.dirty.every((path, i) => path === vouch.dirty[i]);
   });
 }
 
@@ -319,7 +407,8 @@ export function isGitVouch(value: unknown): value is GitVouch {
   const v = value as Partial<Record<keyof GitVouch, unknown>> | null | undefined;
   const text = (x: unknown) => typeof x === "string";
   const number = (x: unknown) => typeof x === "number";
-  return !!v && text(v.gitDir) && text(v.prefix) && text(v.ref) && text(v.index) &&
+  return !!v && text(v.gitDir) && text(v.commit) && text(v.prefix) && text(v.ref) &&
+    text(v.index) &&
     Array.isArray(v.dirty) && v.dirty.every(text) &&
     Array.isArray(v.folders) &&
     v.folders.every((f) => Array.isArray(f) && f.length === 2 && text(f[0]) && number(f[1])) &&

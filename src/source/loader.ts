@@ -336,7 +336,12 @@ export function createLoader<T extends object>(
         if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
         files.push({ abs: entry.abs, size: entry.size, mtime: entry.mtime, ino: entry.ino });
       }
-      return { folders: folderStamps, listedAt, files };
+      return {
+        folders: folderStamps,
+        listedAt,
+        warned: listing.warnings.length > 0 || listing.unlisted.size > 0,
+        files,
+      };
     },
     async load(paths, reread = false) {
       if (!paths || !listedOnce) return await full();

@@ -219,6 +219,11 @@ export interface ReadStamps {
   readonly folders: ReadonlyMap<string, number>;
   /** When that listing began (epoch ms): a folder changed near it says nothing. */
   readonly listedAt: number;
+  /**
+   * Whether that listing had warnings (a broken link, a folder it could not
+   * read): what they name may change with no folder's time.
+   */
+  readonly warned: boolean;
   /** Every content file as it was read. */
   readonly files: readonly ReadStamp[];
 }

@@ -258,6 +258,12 @@ function imageOf(meta: StoredMeta, all: Uint8Array): FeedImage | undefined {
 
 /** `meta` with its early check only where it is a sound one (an image without one is served later). */
 function withEarly(meta: StoredMeta): StoredMeta {
+  const git = (meta.early as { git?: { key?: unknown; vouch?: unknown } } | undefined)?.git;
+  if (git !== undefined && !(typeof git?.key === "string" && isGitVouch(git.vouch))) {
+    // A git part not as written: the full check's key still holds.
+    const { git: _, ...early } = meta.early as EarlyCheck;
+    meta = { ...meta, early };
+  }
   if (meta.early === undefined || isEarlyCheck(meta.early)) return meta;
   const { early: _, ...rest } = meta;
   return rest;
