@@ -231,11 +231,17 @@ const CONVERTING = ["text", "eol", "crlf", "filter", "ident", "working-tree-enco
  * @example
  * ```ts
  * import { vouchAtStop } from "./git_vouch.ts";
- * const vouch = vouchAtStop("/site/content", {
- *   folders: new Map([["/site/content", 1_700_000_000_000]]),
- *   listedAt: 1_700_000_100_000,
- *   files: [{ abs: "/site/content/a.md", size: 10, mtime: 1_700_000_000_000, ino: 12 }],
- * }, "…");
+ * const vouch = vouchAtStop(
+ *   "/site/content",
+ *   {
+ *     folders: new Map([["/site/content", 1_700_000_000_000]]),
+ *     listedAt: 1_700_000_100_000,
+ *     warned: false,
+ *     files: [{ abs: "/site/content/a.md", size: 10, mtime: 1_700_000_000_000, ino: 12 }],
+ *   },
+ *   "…", // the tracker's state key
+ *   (path) => path.endsWith(".md"), // whether git dates the file
+ * );
  * ```
  */
 export function vouchAtStop(
