@@ -17,6 +17,7 @@ import {
   readdir,
   readFile,
   rm,
+  stat,
   symlink,
   utimes,
   writeFile,
@@ -432,6 +433,39 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
         const items = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)).data;
         assert.deepEqual(items(after.built.bytes), items(fresh.bytes), what);
       }
+    });
+  });
+
+  it("a folder changed near its listing: its entries tell, once its time is old enough", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    await onSite(async (root) => {
+      await inGit(root);
+      /** A server that lists right after the content root changed, and stops 2.1 s later. */
+      const runLate = async (meanwhile?: () => Promise<void>) => {
+        await writeFile(join(root, `notes-${Date.now()}.txt`), "not content\n");
+        const api = await createContentApi({
+          config: join(root, "services.yaml"),
+          logger: memoryLogger(),
+        });
+        try {
+          await seen(api.fetch);
+          await meanwhile?.();
+          await new Promise((resolve) => setTimeout(resolve, 2100));
+        } finally {
+          api.close();
+        }
+      };
+      await run(root); // the state folder made
+      await runLate();
+      assert.equal((await restart(root)).checked, "git", "the root's entries as listed");
+      // An entry added after the listing with the root's time put back (a file system whose
+      // times are too coarse to show it): the entries differ, and git vouches for nothing.
+      await runLate(async () => {
+        const { mtime } = await stat(root);
+        await writeFile(join(root, "docs-later.md"), "not listed by any plugin\n");
+        await utimes(root, mtime, mtime);
+      });
+      assert.equal((await restart(root)).checked, "stamps", "an entry added after the listing");
     });
   });
 

@@ -18,6 +18,7 @@ import process from "node:process";
 import { statStamp } from "../adapters/file_system.ts";
 import { stateKeyOf } from "./git.ts";
 import { RACY_MS, type ReadStamps } from "./loader_types.ts";
+import { entryNames } from "./list.ts";
 
 /** What a stopping server found git vouching for, for the next start (kept with the full feed). */
 export interface GitVouch {
@@ -236,6 +237,7 @@ const CONVERTING = ["text", "eol", "crlf", "filter", "ident", "working-tree-enco
  *   {
  *     folders: new Map([["/site/content", 1_700_000_000_000]]),
  *     listedAt: 1_700_000_100_000,
+ *     recent: new Map(),
  *     warned: false,
  *     files: [{ abs: "/site/content/a.md", size: 10, mtime: 1_700_000_000_000, ino: 12 }],
  *   },
@@ -311,11 +313,20 @@ export function vouchAtStop(
   // the bytes it read.
   const folders: [string, number][] = [];
   for (const [path, mtime] of read.folders) {
-    if (!(mtime < read.listedAt - RACY_MS)) return undefined;
     try {
       if (statStamp(path).mtime !== mtime) return undefined;
     } catch {
       return undefined;
+    }
+    // A folder changed near its listing (the state folder made in the content root by a first
+    // start): on a file system with coarse times a change just after the listing may have left
+    // its time as it was, so its entries now must be those the listing read, and its time long
+    // enough ago that any change from now on shows in it.
+    if (!(mtime < read.listedAt - RACY_MS)) {
+      const names = read.recent.get(path);
+      if (names === undefined || !(mtime < Date.now() - RACY_MS) || entryNames(path) !== names) {
+        return undefined;
+      }
     }
     folders.push([path, mtime]);
   }

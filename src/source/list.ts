@@ -21,6 +21,13 @@ export interface Listing {
   /** Whether a selected path was not a regular file (a FIFO, a socket, a device). */
   readonly irregular: boolean;
   /**
+   * The entries' names (sorted, joined by NUL) of each folder whose time was
+   * within {@link RECENT_MS} of its listing: on a file system with coarse
+   * times a change just after the listing may leave the time as it was, and
+   * these names tell a later look whether the entries are still those read.
+   */
+  readonly recent: Map<string, string>;
+  /**
    * Set when the folder itself could not be listed: why (`ENOENT` when it
    * does not exist, `ENOTDIR` when it is a file, `EACCES`). Its files are
    * then none, and the caller says so (SPEC 15: a plugin's missing folder).
@@ -55,6 +62,32 @@ export interface ListOptions {
   readonly onPassed?: (path: string) => void;
   /** List with blocking calls: for a first load, when nothing is served yet. */
   readonly blocking?: boolean;
+}
+
+/** How near its listing a folder's time is recent enough to keep its entries' names (`Listing.recent`), in ms. */
+export const RECENT_MS = 10_000;
+
+/** A folder's entries' names, sorted and joined by NUL: what `Listing.recent` keeps. */
+function namesOf(entries: readonly { name: string }[]): string {
+  return entries.map((entry) => entry.name).sort().join("\0");
+}
+
+/**
+ * A folder's entries' names as `Listing.recent` keeps them, read now
+ * (blocking); `undefined` when it cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { entryNames } from "./list.ts";
+ * entryNames("/site/content"); // "blog\0docs\0services.yaml"
+ * ```
+ */
+export function entryNames(path: string): string | undefined {
+  try {
+    return namesOf(readFolderSync(path));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -98,6 +131,7 @@ export async function listFiles(
     };
   const out: FoundFile[] = [];
   const stamps = new Map<string, number>();
+  const recent = new Map<string, string>();
   let irregular = false;
   let unlisted: string | undefined;
   let realRoot: string, realFolder: string;
@@ -105,7 +139,7 @@ export async function listFiles(
     realRoot = await io.realpath(root);
     realFolder = await io.realpath(folder);
   } catch (error) {
-    return { files: out, folders: stamps, irregular, unlisted: errorCode(error) };
+    return { files: out, folders: stamps, irregular, recent, unlisted: errorCode(error) };
   }
   const inside = (real: string) => real === realRoot || real.startsWith(`${realRoot}/`);
   // Real paths of the folders visited, so a link back to an ancestor ends.
@@ -118,8 +152,10 @@ export async function listFiles(
     seen.add(real);
     let entries;
     try {
-      stamps.set(abs, await io.folderTime(abs));
+      const time = await io.folderTime(abs);
+      stamps.set(abs, time);
       entries = await io.readdir(abs);
+      if (time >= Date.now() - RECENT_MS) recent.set(abs, namesOf(entries));
     } catch (error) {
       const problem = errorCode(error);
       if (rel) onLeftOut({ path: `${rel}/`, folder: true, problem, reason: "unreadable" });
@@ -175,7 +211,7 @@ export async function listFiles(
     await Promise.all(folders);
   };
   await visit(folder, "", realFolder);
-  return { files: out, folders: stamps, irregular, ...(unlisted ? { unlisted } : {}) };
+  return { files: out, folders: stamps, irregular, recent, ...(unlisted ? { unlisted } : {}) };
 }
 
 /** A file system error's code (`ENOENT`), or `unreadable` when it has none. */

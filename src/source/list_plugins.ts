@@ -5,7 +5,14 @@ import type { ContentConfig } from "../config/types.ts";
 import { PLUGINS } from "../plugins.ts";
 import { contentPath } from "../util/path.ts";
 import { type Stamp, stampAll } from "./fs.ts";
-import { folderStamp, type FoundFile, type LeftOutPath, listFiles } from "./list.ts";
+import {
+  entryNames,
+  folderStamp,
+  type FoundFile,
+  type LeftOutPath,
+  listFiles,
+  RECENT_MS,
+} from "./list.ts";
 import type { LeftOutReason, Warning } from "./parsed_file.ts";
 import { fileSelection, fileSelector, isSkippedName, type Selection } from "./select.ts";
 
@@ -63,6 +70,8 @@ export interface PluginsListing {
   readonly unlisted: ReadonlyMap<string, Warning>;
   /** Every folder visited and those on the way to each plugin folder, with their mtimes. */
   readonly folders: Map<string, number>;
+  /** The entries' names of those folders changed near the listing (`Listing.recent`). */
+  readonly recent: Map<string, string>;
   /** Whether a selected path was not a regular file. */
   readonly irregular: boolean;
   /** When the listing began (epoch ms): a folder changed near it may have changed after its read. */
@@ -122,6 +131,7 @@ export async function listPlugins(
   const skipped = new Map<string, Record<string, number>>();
   let irregular = false;
   const folders = new Map<string, number>();
+  const recent = new Map<string, string>();
   // Plugin folders that could not be listed, once each (a translation by file name shares its folder).
   const missing = new Map<string, { plugin: PluginSelector["plugin"]; problem: string }>();
   const found = await Promise.all(selectors.map(async (selector) => {
@@ -152,6 +162,7 @@ export async function listPlugins(
       blocking: options.blocking,
     });
     for (const [path, mtime] of listing.folders) folders.set(path, mtime);
+    for (const [path, names] of listing.recent) recent.set(path, names);
     irregular ||= listing.irregular;
     if (listing.unlisted !== undefined && !missing.has(folder)) {
       missing.set(folder, { plugin, problem: listing.unlisted });
@@ -176,10 +187,16 @@ export async function listPlugins(
   for (const { folder } of selectors) {
     for (let at = folder.length - 1; at >= root.length; at = folder.lastIndexOf("/", at - 1)) {
       const path = folder.slice(0, at);
-      if (!folders.has(path)) folders.set(path, folderStamp(path));
+      if (folders.has(path)) continue;
+      const time = folderStamp(path);
+      folders.set(path, time);
+      if (time >= Date.now() - RECENT_MS) {
+        const names = entryNames(path);
+        if (names !== undefined) recent.set(path, names);
+      }
     }
   }
-  return { found, warnings, leftOut, skipped, unlisted, folders, irregular, listedAt };
+  return { found, warnings, leftOut, skipped, unlisted, folders, recent, irregular, listedAt };
 }
 
 /**

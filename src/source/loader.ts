@@ -77,6 +77,8 @@ export function createLoader<T extends object>(
   let folderStamps = new Map<string, number>();
   /** When the listing that gave `folderStamps` began. */
   let listedAt = 0;
+  /** The entries' names of its folders changed near it (`PluginsListing.recent`). */
+  let recentNames = new Map<string, string>();
   let irregular = false;
   let listedOnce = false;
   /** The listing a caller made before the first load (`LoaderOptions.listed`), taken by it. */
@@ -282,6 +284,7 @@ export function createLoader<T extends object>(
     const listed = given ?? await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
     listedAt = listed.listedAt;
+    recentNames = listed.recent;
     irregular = listed.irregular;
     for (const { selector: { plugin }, files } of listed.found) {
       if (stamp) work.stated += files.length;
@@ -339,6 +342,7 @@ export function createLoader<T extends object>(
       return {
         folders: folderStamps,
         listedAt,
+        recent: recentNames,
         warned: listing.warnings.length > 0 || listing.unlisted.size > 0,
         files,
       };

@@ -217,8 +217,10 @@ export interface ReadStamp {
 export interface ReadStamps {
   /** Every folder of the last listing, with its modification time then. */
   readonly folders: ReadonlyMap<string, number>;
-  /** When that listing began (epoch ms): a folder changed near it says nothing. */
+  /** When that listing began (epoch ms): a folder changed near it says nothing by its time. */
   readonly listedAt: number;
+  /** The entries' names of the folders changed near that listing (`PluginsListing.recent`). */
+  readonly recent: ReadonlyMap<string, string>;
   /**
    * Whether that listing had warnings (a broken link, a folder it could not
    * read): what they name may change with no folder's time.
