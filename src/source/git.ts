@@ -3,8 +3,7 @@
 // process per file, and never the whole history again for a commit that
 // descends from the one read.
 import { execFile } from "node:child_process";
-import { statSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
 
@@ -51,24 +50,37 @@ interface GitRun {
   readonly code: number;
 }
 
+/**
+ * The arguments every git process of this project is run with, in `root`:
+ * `--no-optional-locks` (a `git status` here must never take the index
+ * lock from the user's own `git add` or `git commit` in the same tree) and
+ * `--literal-pathspecs` (a file named `[a].md` or `:x.md` is that file, not
+ * a pattern), and paths printed as they are.
+ *
+ * @example
+ * ```ts
+ * import { gitArgs } from "./git.ts";
+ * gitArgs("/site", ["status"]); // ["--no-optional-locks", …, "-C", "/site", …, "status"]
+ * ```
+ */
+export function gitArgs(root: string, args: readonly string[]): string[] {
+  return [
+    "--no-optional-locks",
+    "--literal-pathspecs",
+    "-C",
+    root,
+    "-c",
+    "core.quotePath=false",
+    ...args,
+  ];
+}
+
 /** Runs git in `root`: what it printed and how it ended, never a rejection. */
 function execGit(root: string, args: readonly string[]): Promise<GitRun> {
   return new Promise((resolve) =>
     execFile(
       "git",
-      // --no-optional-locks: a `git status` here must never take the index
-      // lock from the user's own `git add` or `git commit` in the same tree.
-      // --literal-pathspecs: a file named `[a].md` or `:x.md` is that file,
-      // not a pattern.
-      [
-        "--no-optional-locks",
-        "--literal-pathspecs",
-        "-C",
-        root,
-        "-c",
-        "core.quotePath=false",
-        ...args,
-      ],
+      gitArgs(root, args),
       { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" },
       (error, stdout) => {
         const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
@@ -324,10 +336,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   };
 
   /** Where HEAD and the ref it names are, and what they hold now. */
-  const stampNow = async (): Promise<string | undefined> => {
-    if (gitDir === undefined) return undefined;
-    return await refStamp(gitDir);
-  };
+  const stampNow = (): string | undefined => gitDir === undefined ? undefined : refStamp(gitDir);
 
   const status = (prefix: string, named?: readonly string[]) => workTreeChanges(git, prefix, named);
   const head = async () => {
@@ -437,7 +446,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       // (A second read of the stamp, after deciding on the first, could keep a new stamp with
       // the old HEAD, and a checkout would never be seen.) Unknown on the first refresh, which
       // finds the git folder: the next one reads HEAD.
-      const stamp = await stampNow();
+      const stamp = stampNow();
       // A watcher's paths, while HEAD stays where it was: only whether those changed in the work tree.
       const still = history !== undefined && headStamp !== undefined && stamp === headStamp;
       if (named && still) {
@@ -548,41 +557,50 @@ function parseLog(
 
 /**
  * What changes when the checked-out commit may have: HEAD's text (a branch
- * or a commit), and the stamps of the ref it names, of the packed refs and
- * of a reftable's list (git ≥ 2.45 may keep refs there). Stats and one
- * small read, no process.
+ * or a commit), and the stamps of the ref it names, of the packed refs, of
+ * a reftable's list (git ≥ 2.45 may keep refs there) and of the shallow
+ * file. A few blocking stats and one small read, no process.
  *
  * @param gitDir the work tree's git folder (`.git`, or `.git/worktrees/x` of a linked one)
  *
  * @example
  * ```ts
  * import { refStamp } from "./git.ts";
- * const before = await refStamp("/site/.git");
+ * const before = refStamp("/site/.git");
  * // … later: another stamp, another commit may be checked out
  * ```
  */
-export async function refStamp(gitDir: string): Promise<string> {
+export function refStamp(gitDir: string): string {
   let commonDir = gitDir;
   try {
-    commonDir = (await readFile(`${gitDir}/commondir`, "utf8")).trim();
+    commonDir = readFileSync(`${gitDir}/commondir`, "utf8").trim();
     if (!commonDir.startsWith("/")) commonDir = `${gitDir}/${commonDir}`;
   } catch {
     // not a linked work tree
   }
-  const head = await readFile(`${gitDir}/HEAD`, "utf8").catch(() => "");
+  let head = "";
+  try {
+    head = readFileSync(`${gitDir}/HEAD`, "utf8");
+  } catch {
+    // no HEAD: the stamps below still say what there is
+  }
   const ref = /^ref: (refs\/[^\s]+)/.exec(head)?.[1];
-  const stamps = await Promise.all([
+  return [
+    head,
     ref ? fileStamp(`${commonDir}/${ref}`) : "",
     fileStamp(`${commonDir}/packed-refs`),
     fileStamp(`${commonDir}/reftable/tables.list`),
-  ]);
-  return `${head}\n${stamps.join("\n")}`;
+    // A linked work tree's own reftable (its HEAD), and a clone made shallow since.
+    fileStamp(`${gitDir}/reftable/tables.list`),
+    fileStamp(`${gitDir}/shallow`),
+    fileStamp(`${commonDir}/shallow`),
+  ].join("\n");
 }
 
 /** A file's inode, size and modification time: a ref renamed over the old one changes them. */
-async function fileStamp(path: string): Promise<string> {
+function fileStamp(path: string): string {
   try {
-    const info = await stat(path);
+    const info = statSync(path);
     return `${info.ino}:${info.size}:${info.mtimeMs}`;
   } catch {
     return "-";

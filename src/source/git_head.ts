@@ -56,19 +56,13 @@ export function watchGitHead(
   (async () => {
     const gitDir = await gitDirOf(root);
     if (gitDir === undefined || stopped) return options.onReady?.(false);
-    let stamp = await refStamp(gitDir);
-    let busy = false;
-    const tick = async () => {
-      if (busy) return;
-      busy = true;
-      try {
-        const next = await refStamp(gitDir);
-        if (next === stamp) return;
-        stamp = next;
-        if (!stopped) onMoved();
-      } finally {
-        busy = false;
-      }
+    let stamp = refStamp(gitDir);
+    // A few blocking stats: a tick ends before the next can begin.
+    const tick = () => {
+      const next = refStamp(gitDir);
+      if (next === stamp) return;
+      stamp = next;
+      if (!stopped) onMoved();
     };
     if (stopped) return options.onReady?.(false);
     timer = setInterval(tick, options.interval ?? GIT_POLL_MS);

@@ -11,12 +11,12 @@
 // removed or renamed. Anything this cannot tell sends the start to the full
 // check (`currentRestartKey`): a vouch only ever saves work.
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { statStamp } from "../adapters/file_system.ts";
-import { stateKeyOf } from "./git.ts";
+import { gitArgs, refStamp, stateKeyOf } from "./git.ts";
 import { RACY_MS, type ReadStamps } from "./loader_types.ts";
 import { entryNames } from "./list.ts";
 
@@ -38,19 +38,6 @@ export interface GitVouch {
   readonly folders: readonly (readonly [string, number])[];
   /** The files git does not vouch for, stamped (path, size, mtime, inode). */
   readonly files: readonly (readonly [string, number, number, number])[];
-}
-
-/** How git is run: never taking the index's lock, paths as they are. */
-function gitArgs(root: string, args: readonly string[]): string[] {
-  return [
-    "--no-optional-locks",
-    "--literal-pathspecs",
-    "-C",
-    root,
-    "-c",
-    "core.quotePath=false",
-    ...args,
-  ];
 }
 
 /** Runs git to its end: its output when it exited with one of `ok`, else `undefined`. */
@@ -88,41 +75,14 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
   }
 }
 
-/** A file's inode, size and modification time, or "-" where it is not there. */
-function fileStamp(path: string): string {
+/** Git's index file, stamped: its inode, size and modification time, or "-" where it is not there. */
+function indexStamp(gitDir: string): string {
   try {
-    const { ino, size, mtime } = statStamp(path);
+    const { ino, size, mtime } = statStamp(`${gitDir}/index`);
     return `${ino}:${size}:${mtime}`;
   } catch {
     return "-";
   }
-}
-
-/** HEAD's text and the stamps of the ref it names and of the packed refs (a worktree's shared ones too). */
-function refStamp(gitDir: string): string {
-  let common = gitDir;
-  try {
-    common = readFileSync(`${gitDir}/commondir`, "utf8").trim();
-    if (!common.startsWith("/")) common = `${gitDir}/${common}`;
-  } catch {
-    // not a linked work tree
-  }
-  let head = "";
-  try {
-    head = readFileSync(`${gitDir}/HEAD`, "utf8");
-  } catch {
-    return "-";
-  }
-  const ref = /^ref: (refs\/\S+)/.exec(head)?.[1];
-  return [
-    head,
-    ref ? fileStamp(`${common}/${ref}`) : "",
-    fileStamp(`${common}/packed-refs`),
-    fileStamp(`${common}/reftable/tables.list`),
-    fileStamp(`${gitDir}/shallow`),
-    fileStamp(`${common}/shallow`),
-    fileStamp(`${gitDir}/reftable/tables.list`),
-  ].join("\n");
 }
 
 /**
@@ -267,7 +227,7 @@ export function vouchAtStop(
   const [gitDir = "", prefix = "", shallow = "", commit = ""] = (head ?? "").split("\n");
   if (!gitDir || shallow !== "false" || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
   const ref = refStamp(gitDir);
-  const index = fileStamp(`${gitDir}/index`);
+  const index = indexStamp(gitDir);
   // `git config` exits 1 when no such setting is set.
   const settings = gitSync(
     root,
@@ -348,7 +308,7 @@ export function vouchAtStop(
     }
   }
   // Nothing of git's moved while it was asked.
-  if (refStamp(gitDir) !== ref || fileStamp(`${gitDir}/index`) !== index) return undefined;
+  if (refStamp(gitDir) !== ref || indexStamp(gitDir) !== index) return undefined;
   return { gitDir, commit, prefix, ref, index, dirty, folders, files };
 }
 
@@ -369,7 +329,7 @@ export function vouchAtStop(
 export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
   if (GIT_PLACES.some((name) => process.env[name])) return Promise.resolve(false);
   if (refStamp(vouch.gitDir) !== vouch.ref) return Promise.resolve(false);
-  if (fileStamp(`${vouch.gitDir}/index`) !== vouch.index) return Promise.resolve(false);
+  if (indexStamp(vouch.gitDir) !== vouch.index) return Promise.resolve(false);
   // Started first: git stats the tracked files on the other core while this one stats the rest.
   // Anything git says on its error output (a folder it cannot read) is no clean answer.
   const status = new Promise<string | undefined>((resolve) => {

@@ -316,27 +316,37 @@ export function createLoader<T extends object>(
     return finish(next, { read: work.read, helped, changed, listed: true }, done());
   };
 
+  /**
+   * What the last load holds, when a restart may take every file as its
+   * stamp says (`stampsKey`, `readStamps`): `undefined` before a first load,
+   * or when a file was read within its stamp's resolution of a change, or
+   * not read at all (the next load looks at it again).
+   */
+  const trustedEntries = () => {
+    if (!listedOnce) return undefined;
+    for (const entry of cache.values()) {
+      if (!Number.isFinite(entry.mtime)) return undefined;
+      if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
+    }
+    return cache;
+  };
+
   return {
     foldersChanged: () => foldersChanged(folderStamps),
     stampsKey() {
-      if (!listedOnce) return undefined;
+      const entries = trustedEntries();
+      if (!entries) return undefined;
       const files: StampedFile[] = [];
-      for (const [key, entry] of cache) {
-        // A file read within its stamp's resolution of a change, or not read at all, is
-        // looked at again by the next load: no restart takes it as it was.
-        if (!Number.isFinite(entry.mtime)) return undefined;
-        if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
+      for (const [key, entry] of entries) {
         files.push({ key, size: entry.size, mtime: entry.mtime, ino: entry.ino });
       }
       return stampsKey(files, listing.warnings);
     },
     readStamps() {
-      if (!listedOnce) return undefined;
+      const entries = trustedEntries();
+      if (!entries) return undefined;
       const files: ReadStamp[] = [];
-      for (const entry of cache.values()) {
-        // As `stampsKey`: a file read near a change says nothing of a restart.
-        if (!Number.isFinite(entry.mtime)) return undefined;
-        if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
+      for (const entry of entries.values()) {
         files.push({ abs: entry.abs, size: entry.size, mtime: entry.mtime, ino: entry.ino });
       }
       return {
