@@ -469,6 +469,59 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
     });
   });
 
+  it("an attributes file added or changed since the stop, above the root or in it: git's word is not taken", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    // The content root a folder of the work tree: attributes above it apply to its files too.
+    const top = await writeSite({});
+    const root = join(top, "site");
+    try {
+      for (const [path, text] of Object.entries(files())) {
+        await mkdir(join(root, path, ".."), { recursive: true });
+        await writeFile(join(root, path), text);
+      }
+      await writeFile(join(top, ".gitignore"), ".content-feed/\n");
+      // Untracked, so no change to it shows in `git status`; it converts nothing.
+      await writeFile(join(root, ".gitattributes"), "*.md diff=markdown\n");
+      git(top, ["init", "-q"]);
+      git(top, ["add", ".gitignore", "site/services.yaml", "site/docs", "site/blog"]);
+      git(top, ["commit", "-qm", "one"], "2024-01-02T10:00:00Z");
+      const stopped = async () => {
+        await settle(root);
+        await run(root);
+      };
+      await run(root); // makes the state folder in the root: settled before the next stop
+      await stopped();
+      assert.equal((await restart(root)).checked, "git", "as the stop left it");
+      // Above the root: a file added there changes no listed folder's time.
+      await stopped();
+      await writeFile(join(top, ".gitattributes"), "*.md text eol=crlf\n");
+      assert.equal((await restart(root)).checked, "stamps", "added above the root");
+      await rm(join(top, ".gitattributes"));
+      // In the root, changed in place: its folder's time stays as it was.
+      await stopped();
+      await writeFile(join(root, ".gitattributes"), "*.md text eol=crlf\n");
+      assert.equal((await restart(root)).checked, "stamps", "changed in place in the root");
+      await writeFile(join(root, ".gitattributes"), "*.md diff=markdown\n");
+      // The repository's own attributes file.
+      await stopped();
+      await writeFile(join(top, ".git/info/attributes"), "*.md text\n");
+      assert.equal((await restart(root)).checked, "stamps", "added in the repository");
+      await rm(join(top, ".git/info/attributes"));
+      // The user's own (`core.attributesFile`; the start's `git status` is told that one).
+      git(top, ["config", "core.attributesFile", join(top, "user-attributes")]);
+      await stopped();
+      assert.equal((await restart(root)).checked, "git", "the user's file not there");
+      await stopped();
+      await writeFile(join(top, "user-attributes"), "*.md text\n");
+      assert.equal((await restart(root)).checked, "stamps", "the user's file added");
+      await rm(join(top, "user-attributes"));
+      await stopped();
+      assert.equal((await restart(root)).checked, "git", "as the stop left it again");
+    } finally {
+      await removeSite(top);
+    }
+  });
+
   it("git vouches for nothing where its 'unchanged' may not be the same bytes", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");
     await onSite(async (root) => {

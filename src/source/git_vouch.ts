@@ -11,9 +11,9 @@
 // removed or renamed. Anything this cannot tell sends the start to the full
 // check (`currentRestartKey`): a vouch only ever saves work.
 import { spawn, spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { statStamp } from "../adapters/file_system.ts";
 import { gitArgs, refStamp, stateKeyOf } from "./git.ts";
@@ -38,6 +38,14 @@ export interface GitVouch {
   readonly folders: readonly (readonly [string, number])[];
   /** The files git does not vouch for, stamped (path, size, mtime, inode). */
   readonly files: readonly (readonly [string, number, number, number])[];
+  /**
+   * Every file git reads attributes from for the content, stamped (`"-"`
+   * where there was none): an attribute added since the stop may make git's
+   * "unchanged" another thing than "the same bytes".
+   */
+  readonly attributes: readonly (readonly [string, string])[];
+  /** The user's attributes file as git found it at the stop: the start's `git status` reads that one. */
+  readonly attributesFile: string;
 }
 
 /** Runs git to its end: its output when it exited with one of `ok`, else `undefined`. */
@@ -75,14 +83,86 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
   }
 }
 
-/** Git's index file, stamped: its inode, size and modification time, or "-" where it is not there. */
-function indexStamp(gitDir: string): string {
+/** A file stamped: its inode, size and modification time, or "-" where it is not there. */
+function fileStamp(path: string): string {
   try {
-    const { ino, size, mtime } = statStamp(`${gitDir}/index`);
+    const { ino, size, mtime } = statStamp(path);
     return `${ino}:${size}:${mtime}`;
   } catch {
     return "-";
   }
+}
+
+/** Git's index file, stamped. */
+function indexStamp(gitDir: string): string {
+  return fileStamp(`${gitDir}/index`);
+}
+
+/**
+ * The user's attributes file as git finds it (`core.attributesFile`, else
+ * `$XDG_CONFIG_HOME/git/attributes`, else `~/.config/git/attributes`), or
+ * `undefined` where it cannot be told. `setting` is the configured value.
+ */
+function userAttributesFile(root: string, setting: string | undefined): string | undefined {
+  const home = process.env.HOME;
+  if (setting !== undefined) {
+    if (setting === "~" || setting.startsWith("~/")) {
+      return home ? join(home, setting.slice(1)) : undefined;
+    }
+    // `~user/…` is another user's home: not told here.
+    if (setting.startsWith("~")) return undefined;
+    return isAbsolute(setting) ? setting : resolve(root, setting);
+  }
+  const xdg = process.env.XDG_CONFIG_HOME;
+  if (xdg) return join(xdg, "git", "attributes");
+  return home ? join(home, ".config", "git", "attributes") : undefined;
+}
+
+/**
+ * The files git reads attributes from for the files under `root`, each
+ * stamped: `.gitattributes` in every folder from the work tree's top to the
+ * root (there or not), in each listed folder where there is one (one added
+ * later changes its folder's time), the repository's `info/attributes`,
+ * the user's file and the system's (`/etc/gitattributes`, where git built
+ * for Debian and most distributions reads it). `undefined` where the work
+ * tree's top cannot be told from the root and git's prefix.
+ */
+function attributeStamps(
+  root: string,
+  prefix: string,
+  gitDir: string,
+  folders: Iterable<string>,
+  userFile: string,
+): [string, string][] | undefined {
+  let top = root;
+  if (prefix !== "") {
+    const tail = `/${prefix.replace(/\/$/, "")}`;
+    if (!root.endsWith(tail)) return undefined;
+    top = root.slice(0, -tail.length) || "/";
+  }
+  const stamps: [string, string][] = [];
+  const stamp = (path: string) => stamps.push([path, fileStamp(path)]);
+  for (let folder = root; folder !== top;) {
+    if (dirname(folder) === folder) return undefined; // the top is not above the root
+    folder = dirname(folder);
+    stamp(join(folder, ".gitattributes"));
+  }
+  for (const folder of folders) {
+    const path = join(folder, ".gitattributes");
+    const found = fileStamp(path);
+    if (found !== "-") stamps.push([path, found]);
+  }
+  // A linked work tree's git folder names the repository's own in `commondir`.
+  let common = gitDir;
+  try {
+    common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+  } catch {
+    // not a linked work tree
+  }
+  stamp(join(common, "info", "attributes"));
+  stamp(userFile);
+  stamp("/etc/gitattributes");
+  return stamps;
 }
 
 /**
@@ -130,24 +210,29 @@ function afterFields(entry: string, count: number): string | undefined {
 /**
  * `git status`'s arguments: HEAD's commit and the tracked files changed
  * under the root, with the settings that decide what "changed" means fixed
- * (a start must not trust a setting made since the stop that compares less).
+ * (a start must not trust a setting made since the stop that compares less),
+ * the user's attributes file among them.
  */
-const STATUS = [
-  "-c",
-  "core.autocrlf=false",
-  "-c",
-  "core.checkStat=default",
-  "-c",
-  "core.ignoreStat=false",
-  "status",
-  "--porcelain=v2",
-  "--branch",
-  "--no-ahead-behind",
-  "-z",
-  "--untracked-files=no",
-  "--",
-  ".",
-];
+function statusArgs(attributesFile: string): string[] {
+  return [
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "core.checkStat=default",
+    "-c",
+    "core.ignoreStat=false",
+    "-c",
+    `core.attributesFile=${attributesFile}`,
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "--no-ahead-behind",
+    "-z",
+    "--untracked-files=no",
+    "--",
+    ".",
+  ];
+}
 
 /** The environment variables that point git elsewhere: with any of them set, git vouches for nothing. */
 const GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"];
@@ -156,23 +241,32 @@ const GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DI
 const GIT_TIMEOUT_MS = 30_000;
 
 /**
- * Whether `git config --get-regexp` names a setting under which git's
- * "unchanged" is not "the same bytes", or under which it looks at less
- * than the stat: line-ending conversion, a minimal stat check, stats
- * ignored. A key given without a value is `true`.
+ * What `git config --get-regexp` says: whether it names a setting under
+ * which git's "unchanged" is not "the same bytes", or under which it looks
+ * at less than the stat (line-ending conversion, a minimal stat check,
+ * stats ignored; a key given without a value is `true`), and the user's
+ * attributes file where one is set (the last value wins, as in git).
  */
-function unsafeSettings(text: string): boolean {
+function readSettings(text: string): { unsafe: boolean; attributesFile?: string } {
+  let unsafe = false;
+  let attributesFile: string | undefined;
   for (const line of text.split("\n")) {
     if (line === "") continue;
     const space = line.indexOf(" ");
     const key = (space === -1 ? line : line.slice(0, space)).toLowerCase();
-    const value = space === -1 ? "true" : line.slice(space + 1).trim().toLowerCase();
+    const raw = space === -1 ? undefined : line.slice(space + 1);
+    const value = raw === undefined ? "true" : raw.trim().toLowerCase();
     const off = ["false", "no", "off", "0"].includes(value);
-    if (key === "core.autocrlf" && !off) return true;
-    if (key === "core.ignorestat" && !off) return true;
-    if (key === "core.checkstat" && value !== "default") return true;
+    if (key === "core.autocrlf" && !off) unsafe = true;
+    if (key === "core.ignorestat" && !off) unsafe = true;
+    if (key === "core.checkstat" && value !== "default") unsafe = true;
+    // A key without a value is no path: git refuses it, so does this.
+    if (key === "core.attributesfile") {
+      if (raw === undefined) unsafe = true;
+      else attributesFile = raw;
+    }
   }
-  return false;
+  return attributesFile === undefined ? { unsafe } : { unsafe, attributesFile };
 }
 
 /** Attributes that make a file's bytes differ from what git compares (`text`, a filter, …). */
@@ -234,11 +328,14 @@ export function vouchAtStop(
     [
       "config",
       "--get-regexp",
-      "^core\\.(autocrlf|checkstat|ignorestat)$",
+      "^core\\.(autocrlf|checkstat|ignorestat|attributesfile)$",
     ],
     [0, 1],
   );
-  if (settings === undefined || unsafeSettings(settings)) return undefined;
+  if (settings === undefined) return undefined;
+  const { unsafe, attributesFile: setting } = readSettings(settings);
+  const attributesFile = userAttributesFile(root, setting);
+  if (unsafe || attributesFile === undefined) return undefined;
   // The tracked regular files: any flag (assumed unchanged, skip-worktree) or conflict vouches for nothing.
   const listed = gitSync(root, ["ls-files", "-s", "-v", "-z", "--", "."]);
   if (listed === undefined) return undefined;
@@ -263,7 +360,7 @@ export function vouchAtStop(
     const parts = attributes.split("\0");
     for (let i = 2; i < parts.length; i += 3) if (parts[i] !== "unspecified") return undefined;
   }
-  const text = gitSync(root, STATUS);
+  const text = gitSync(root, statusArgs(attributesFile));
   const status = text === undefined ? undefined : statusOf(text, prefix);
   if (status === undefined || status.commit !== commit) return undefined;
   const dirty = status.dirty;
@@ -307,9 +404,29 @@ export function vouchAtStop(
       files.push([file.abs, file.size, file.mtime, file.ino]);
     }
   }
+  // Stamped after git asked them: what it read is what was stamped, or a change shows.
+  const attributes = attributeStamps(
+    root,
+    prefix,
+    gitDir,
+    read.folders.keys(),
+    attributesFile,
+  );
+  if (attributes === undefined) return undefined;
   // Nothing of git's moved while it was asked.
   if (refStamp(gitDir) !== ref || indexStamp(gitDir) !== index) return undefined;
-  return { gitDir, commit, prefix, ref, index, dirty, folders, files };
+  return {
+    gitDir,
+    commit,
+    prefix,
+    ref,
+    index,
+    dirty,
+    folders,
+    files,
+    attributes,
+    attributesFile,
+  };
 }
 
 /**
@@ -333,7 +450,7 @@ export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
   // Started first: git stats the tracked files on the other core while this one stats the rest.
   // Anything git says on its error output (a folder it cannot read) is no clean answer.
   const status = new Promise<string | undefined>((resolve) => {
-    const child = spawn("git", gitArgs(root, STATUS), {
+    const child = spawn("git", gitArgs(root, statusArgs(vouch.attributesFile)), {
       stdio: ["ignore", "pipe", "pipe"],
       timeout: GIT_TIMEOUT_MS,
     });
@@ -358,6 +475,7 @@ export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
 
 /** Whether every folder's time and every stamped file are as `vouch` keeps them. */
 function sameStamps(vouch: GitVouch): boolean {
+  for (const [path, stamp] of vouch.attributes) if (fileStamp(path) !== stamp) return false;
   try {
     for (const [path, mtime] of vouch.folders) if (statStamp(path).mtime !== mtime) return false;
     for (const [path, size, mtime, ino] of vouch.files) {
@@ -393,5 +511,8 @@ export function isGitVouch(value: unknown): value is GitVouch {
     v.files.every((f) =>
       Array.isArray(f) && f.length === 4 && text(f[0]) && number(f[1]) && number(f[2]) &&
       number(f[3])
-    );
+    ) &&
+    Array.isArray(v.attributes) &&
+    v.attributes.every((a) => Array.isArray(a) && a.length === 2 && text(a[0]) && text(a[1])) &&
+    text(v.attributesFile);
 }
