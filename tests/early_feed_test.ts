@@ -517,6 +517,18 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
       await rm(join(top, "user-attributes"));
       await stopped();
       assert.equal((await restart(root)).checked, "git", "as the stop left it again");
+      // The root reached through a link into the work tree, named as the folder it points to:
+      // the work tree's top is git's own path, not one read off the root's spelling.
+      const linked = join(top, "elsewhere", "site");
+      await mkdir(join(top, "elsewhere"));
+      await symlink(root, linked);
+      await run(linked);
+      await settle(root);
+      await run(linked);
+      assert.equal((await restart(linked)).checked, "git", "through the link, as the stop left it");
+      await run(linked);
+      await writeFile(join(top, ".gitattributes"), "*.md text eol=crlf\n");
+      assert.equal((await restart(linked)).checked, "stamps", "added at the top, through the link");
     } finally {
       await removeSite(top);
     }

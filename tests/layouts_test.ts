@@ -5,12 +5,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ContentApi, createContentApi } from "../mod.ts";
+import { createGitTracker } from "../src/source/git.ts";
 import { LONG, md, memoryLogger, type SiteFiles, withSite } from "./helpers.ts";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/sites/", import.meta.url));
@@ -523,6 +525,97 @@ describe("git dates (SPEC 4)", () => {
     } finally {
       await rm(origin, { recursive: true, force: true });
       await rm(clone, { recursive: true, force: true });
+    }
+  });
+
+  it("a partial clone without its blobs: its history and its work tree's changes are read", async (t) => {
+    if (!hasGit) return t.skip("no git here");
+    const origin = await mkdtemp(join(tmpdir(), "content-feed-origin-"));
+    const clone = `${origin}-partial`;
+    try {
+      await writeFile(join(origin, "services.yaml"), DOCS);
+      await mkdir(join(origin, "docs"));
+      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, LONG));
+      await writeFile(join(origin, "docs/c.md"), md({ title: "C" }, LONG));
+      git(origin, ["init", "-q"]);
+      git(origin, ["config", "uploadpack.allowFilter", "true"]);
+      git(origin, ["add", "."]);
+      git(origin, ["commit", "-qm", "one"], "2021-01-02T10:00:00Z");
+      // a.md renamed and edited: telling it a rename would read a.md's blob, never fetched.
+      git(origin, ["mv", "docs/a.md", "docs/b.md"]);
+      await writeFile(join(origin, "docs/b.md"), md({ title: "B" }, `${LONG} Edited.`));
+      await writeFile(join(origin, "docs/c.md"), md({ title: "C" }, `${LONG} Edited.`));
+      git(origin, ["commit", "-qam", "two"], "2022-03-04T10:00:00Z");
+      git(tmpdir(), ["clone", "-q", "--filter=blob:none", `file://${origin}`, clone]);
+      // Both changes staged again, over the first commit.
+      git(clone, ["reset", "-q", "--soft", "HEAD~1"]);
+      const today = new Date().toISOString().slice(0, 10);
+      const log = memoryLogger();
+      const partial = await createContentApi({ config: join(clone, "services.yaml"), logger: log });
+      const c = partial.index.byPath.get("docs/c")!;
+      partial.close();
+      assert.deepEqual(log.warnings(), []);
+      // Dated by its first commit; its last is its change since, in the work tree.
+      assert.deepEqual([c.date, c.last_update], ["2021-01-02", today]);
+    } finally {
+      for (const path of [origin, clone]) await rm(path, { recursive: true, force: true });
+    }
+  });
+
+  it("a partial clone without its trees: nothing is fetched from its remote, the files are dated by their modification times, one warning", async (t) => {
+    if (!hasGit) return t.skip("no git here");
+    const origin = await mkdtemp(join(tmpdir(), "content-feed-origin-"));
+    const clone = `${origin}-partial`;
+    const canary = `${origin}-fetched`;
+    const uploadPack = `${origin}-upload-pack.sh`;
+    try {
+      await writeFile(join(origin, "services.yaml"), DOCS);
+      await mkdir(join(origin, "docs"));
+      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, LONG));
+      git(origin, ["init", "-q"]);
+      git(origin, ["config", "uploadpack.allowFilter", "true"]);
+      git(origin, ["add", "."]);
+      git(origin, ["commit", "-qm", "one"], "2021-01-02T10:00:00Z");
+      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, `${LONG} Edited.`));
+      git(origin, ["commit", "-qam", "two"], "2022-03-04T10:00:00Z");
+      // The history's trees stay on the remote; git would fetch each one as `git log` reads it,
+      // through the program the clone's configuration names: here one that leaves a mark.
+      git(tmpdir(), ["clone", "-q", "--filter=tree:0", `file://${origin}`, clone]);
+      await writeFile(uploadPack, `#!/bin/sh\ntouch '${canary}'\nexec git-upload-pack "$@"\n`, {
+        mode: 0o755,
+      });
+      git(clone, ["config", "remote.origin.uploadpack", uploadPack]);
+      const today = new Date().toISOString().slice(0, 10);
+      const log = memoryLogger();
+      const partial = await createContentApi({ config: join(clone, "services.yaml"), logger: log });
+      const a = partial.index.byPath.get("docs/a")!;
+      partial.close();
+      assert.equal(existsSync(canary), false, "an object was fetched from the remote");
+      assert.deepEqual([a.date, a.last_update], [today, today]);
+      assert.equal(log.warnings().length, 1, log.warnings().join("\n"));
+      assert.match(log.warnings()[0], /history could not be read \(.*promisor/);
+      // The tracker remembers it for this HEAD: no second log, no second warning, and a state
+      // key (the restart may serve the kept feed); nothing kept for the next process, which tries.
+      const tracker = createGitTracker(clone);
+      assert.match((await tracker.refresh()).note ?? "", /history could not be read/);
+      let before = tracker.processes;
+      assert.equal((await tracker.refresh()).note, undefined);
+      assert.equal(
+        tracker.processes - before,
+        2,
+        "HEAD read again (its stamp was not known), no log",
+      );
+      before = tracker.processes;
+      assert.equal((await tracker.refresh()).note, undefined);
+      assert.equal(tracker.processes - before, 1, "only the work tree's status");
+      assert.notEqual(tracker.stateKey(), undefined);
+      assert.equal(tracker.history(), undefined);
+      assert.equal(tracker.dates("docs/a.md"), undefined);
+      assert.equal(existsSync(canary), false, "an object was fetched from the remote");
+    } finally {
+      for (const path of [origin, clone, canary, uploadPack]) {
+        await rm(path, { recursive: true, force: true });
+      }
     }
   });
 });

@@ -48,6 +48,8 @@ interface GitRun {
   readonly stdout: string;
   /** The exit code (0: it succeeded), or `-1` when git could not be run. */
   readonly code: number;
+  /** What git said on its error output. */
+  readonly stderr: string;
 }
 
 /**
@@ -75,16 +77,36 @@ export function gitArgs(root: string, args: readonly string[]): string[] {
   ];
 }
 
+/**
+ * The environment every git process of this project runs in: the server's,
+ * with lazy fetching off (`GIT_NO_LAZY_FETCH`) and no prompt for
+ * credentials. A partial clone (`--filter=tree:0`) is missing the trees of
+ * its history, and git would fetch each one from the remote on demand as
+ * `git log` reads it (a round trip per commit, and the transport program
+ * the repository's configuration names); with it off, the command fails at
+ * once and the files are dated by their modification times. Git honours it
+ * from 2.45.1, and in the security releases back to 2.39.4.
+ *
+ * @example
+ * ```ts
+ * import { gitEnv } from "./git.ts";
+ * gitEnv().GIT_NO_LAZY_FETCH; // "1"
+ * ```
+ */
+export function gitEnv(): Record<string, string | undefined> {
+  return { ...process.env, GIT_NO_LAZY_FETCH: "1", GIT_TERMINAL_PROMPT: "0" };
+}
+
 /** Runs git in `root`: what it printed and how it ended, never a rejection. */
 function execGit(root: string, args: readonly string[]): Promise<GitRun> {
   return new Promise((resolve) =>
     execFile(
       "git",
       gitArgs(root, args),
-      { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" },
-      (error, stdout) => {
+      { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8", env: gitEnv() },
+      (error, stdout, stderr) => {
         const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
-        resolve({ stdout: stdout ?? "", code });
+        resolve({ stdout: stdout ?? "", code, stderr: stderr ?? "" });
       },
     )
   );
@@ -139,7 +161,11 @@ export interface GitRefresh {
    * commit, or back as they were; `"all"` when the whole history was read.
    */
   readonly changed: ReadonlySet<string> | "all";
-  /** A warning for the log, when one is due (a shallow clone, a history read again in full). */
+  /**
+   * A warning for the log, when one is due: a history read again in full,
+   * or one git could not give (once per HEAD in a process: a partial clone
+   * without its trees).
+   */
   readonly note?: string;
 }
 
@@ -199,7 +225,15 @@ async function workTreeChanges(
   named?: readonly string[],
 ): Promise<{ found: Set<string>; whole: boolean } | undefined> {
   const scope = named && named.length <= MAX_NAMED ? ["--", ...named] : ["--", "."];
-  const run = await git(["status", "--porcelain=v1", "-z", "--untracked-files=no", ...scope]);
+  // No rename detection: it reads blobs, which a partial clone may not have (and git may not fetch).
+  const run = await git([
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=no",
+    "--no-renames",
+    ...scope,
+  ]);
   if (run.code !== 0) return undefined;
   const found: string[] = [];
   const entries = run.stdout.split("\0");
@@ -353,10 +387,14 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   const readHistory = async (
     at: { commit: string; prefix: string; shallow: boolean },
   ): Promise<{ changed: ReadonlySet<string> | "all"; note?: string }> => {
-    const old = history;
-    if (old && old.head === at.commit && old.prefix === at.prefix && old.shallow === at.shallow) {
+    if (
+      history && history.head === at.commit && history.prefix === at.prefix &&
+      history.shallow === at.shallow
+    ) {
       return { changed: new Set() };
     }
+    // A history git could not give is no base to extend: read whole.
+    const old = history === unread ? undefined : history;
     if (old && old.prefix === at.prefix && old.shallow === at.shallow) {
       const since = await git([
         "log",
@@ -395,8 +433,22 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       at.commit,
     ]);
     if (whole.code !== 0) {
-      history = undefined;
-      return { changed: "all" };
+      // Remembered for this HEAD, in this process: no file has dates, and neither the log nor
+      // its warning runs again until HEAD moves. Not kept for the next process, which tries once.
+      history = unread = {
+        head: at.commit,
+        prefix: at.prefix,
+        shallow: at.shallow,
+        files: new Map(),
+      };
+      // Its last line says why ("fatal: could not fetch … from promisor remote": a partial clone).
+      const said = whole.stderr.trim().split("\n").pop()?.trim();
+      return {
+        changed: "all",
+        note: `git: the history could not be read${
+          said ? ` (${said})` : ""
+        }, so the files are dated by their modification times`,
+      };
     }
     history = {
       head: at.commit,
@@ -415,6 +467,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   };
 
   let shallow = false;
+  /** The history of a HEAD whose log git could not give (no file dated), while it is HEAD. */
+  let unread: GitHistory | undefined;
   /** What the last refresh read the dates from (`GitTracker.stateKey`). */
   let state: string | undefined;
   const tracker: GitTracker = {
@@ -428,7 +482,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     get processes() {
       return processes;
     },
-    history: () => history,
+    history: () => history === unread ? undefined : history,
     stateKey: () => state,
     async refresh(named) {
       inTree ??= inWorkTree(root);
@@ -571,13 +625,7 @@ function parseLog(
  * ```
  */
 export function refStamp(gitDir: string): string {
-  let commonDir = gitDir;
-  try {
-    commonDir = readFileSync(`${gitDir}/commondir`, "utf8").trim();
-    if (!commonDir.startsWith("/")) commonDir = `${gitDir}/${commonDir}`;
-  } catch {
-    // not a linked work tree
-  }
+  const commonDir = commonDirOf(gitDir);
   let head = "";
   try {
     head = readFileSync(`${gitDir}/HEAD`, "utf8");
@@ -597,8 +645,36 @@ export function refStamp(gitDir: string): string {
   ].join("\n");
 }
 
-/** A file's inode, size and modification time: a ref renamed over the old one changes them. */
-function fileStamp(path: string): string {
+/**
+ * The repository's own git folder of a work tree's git folder: itself, or
+ * what a linked work tree's `commondir` names.
+ *
+ * @example
+ * ```ts
+ * import { commonDirOf } from "./git.ts";
+ * commonDirOf("/site/.git"); // "/site/.git"
+ * ```
+ */
+export function commonDirOf(gitDir: string): string {
+  try {
+    const common = readFileSync(`${gitDir}/commondir`, "utf8").trim();
+    return common.startsWith("/") ? common : `${gitDir}/${common}`;
+  } catch {
+    return gitDir; // not a linked work tree
+  }
+}
+
+/**
+ * A file's inode, size and modification time, or `"-"` where there is no
+ * such file: a file renamed over the old one, or written, changes it.
+ *
+ * @example
+ * ```ts
+ * import { fileStamp } from "./git.ts";
+ * fileStamp("/no/such/file"); // "-"
+ * ```
+ */
+export function fileStamp(path: string): string {
   try {
     const info = statSync(path);
     return `${info.ino}:${info.size}:${info.mtimeMs}`;

@@ -11,12 +11,12 @@
 // removed or renamed. Anything this cannot tell sends the start to the full
 // check (`currentRestartKey`): a vouch only ever saves work.
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { statStamp } from "../adapters/file_system.ts";
-import { gitArgs, refStamp, stateKeyOf } from "./git.ts";
+import { commonDirOf, fileStamp, gitArgs, gitEnv, refStamp, stateKeyOf } from "./git.ts";
 import { RACY_MS, type ReadStamps } from "./loader_types.ts";
 import { entryNames } from "./list.ts";
 
@@ -51,6 +51,7 @@ export interface GitVouch {
 /** Runs git to its end: its output when it exited with one of `ok`, else `undefined`. */
 function gitSync(root: string, args: readonly string[], ok = [0]) {
   const run = spawnSync("git", gitArgs(root, args), {
+    env: gitEnv(),
     encoding: "utf8",
     maxBuffer: 1024 * 1024 * 1024,
     stdio: ["ignore", "pipe", "ignore"],
@@ -70,6 +71,7 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
   try {
     writeFileSync(file, input, { mode: 0o600 });
     const run = spawnSync("sh", ["-c", 'exec git "$@" < "$0"', file, ...gitArgs(root, args)], {
+      env: gitEnv(),
       encoding: "utf8",
       maxBuffer: 1024 * 1024 * 1024,
       stdio: ["ignore", "pipe", "ignore"],
@@ -83,16 +85,6 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
   }
 }
 
-/** A file stamped: its inode, size and modification time, or "-" where it is not there. */
-function fileStamp(path: string): string {
-  try {
-    const { ino, size, mtime } = statStamp(path);
-    return `${ino}:${size}:${mtime}`;
-  } catch {
-    return "-";
-  }
-}
-
 /** Git's index file, stamped. */
 function indexStamp(gitDir: string): string {
   return fileStamp(`${gitDir}/index`);
@@ -101,17 +93,18 @@ function indexStamp(gitDir: string): string {
 /**
  * The user's attributes file as git finds it (`core.attributesFile`, else
  * `$XDG_CONFIG_HOME/git/attributes`, else `~/.config/git/attributes`), or
- * `undefined` where it cannot be told. `setting` is the configured value.
+ * `undefined` where it cannot be told. `setting` is the configured value; a
+ * relative one is relative to the work tree's top (`top`), where git runs.
  */
-function userAttributesFile(root: string, setting: string | undefined): string | undefined {
+function userAttributesFile(top: string, setting: string | undefined): string | undefined {
   const home = process.env.HOME;
   if (setting !== undefined) {
     if (setting === "~" || setting.startsWith("~/")) {
       return home ? join(home, setting.slice(1)) : undefined;
     }
-    // `~user/…` is another user's home: not told here.
-    if (setting.startsWith("~")) return undefined;
-    return isAbsolute(setting) ? setting : resolve(root, setting);
+    // `~user/…` (another user's home) and `%(prefix)/…` (where git is installed): not told here.
+    if (setting.startsWith("~") || setting.startsWith("%(")) return undefined;
+    return isAbsolute(setting) ? setting : resolve(top, setting);
   }
   const xdg = process.env.XDG_CONFIG_HOME;
   if (xdg) return join(xdg, "git", "attributes");
@@ -119,49 +112,46 @@ function userAttributesFile(root: string, setting: string | undefined): string |
 }
 
 /**
- * The files git reads attributes from for the files under `root`, each
- * stamped: `.gitattributes` in every folder from the work tree's top to the
- * root (there or not), in each listed folder where there is one (one added
- * later changes its folder's time), the repository's `info/attributes`,
- * the user's file and the system's (`/etc/gitattributes`, where git built
- * for Debian and most distributions reads it). `undefined` where the work
- * tree's top cannot be told from the root and git's prefix.
+ * Where git is installed by the usual builds, whose system attributes file
+ * (`$(prefix)/etc/gitattributes`) is stamped: a git installed elsewhere
+ * reads its own, which is not.
+ */
+const SYSTEM_ATTRIBUTES = [
+  "/etc/gitattributes",
+  "/usr/local/etc/gitattributes",
+  "/opt/homebrew/etc/gitattributes",
+];
+
+/**
+ * The files git reads attributes from for the files under the root, each
+ * stamped: `.gitattributes` in the work tree's top (`top`, git's own path)
+ * and in each folder of `prefix` above the root (there or not), in each
+ * listed folder where there is one (one added later changes its folder's
+ * time), the repository's `info/attributes`, the user's file and the
+ * system's.
  */
 function attributeStamps(
-  root: string,
+  top: string,
   prefix: string,
   gitDir: string,
   folders: Iterable<string>,
   userFile: string,
-): [string, string][] | undefined {
-  let top = root;
-  if (prefix !== "") {
-    const tail = `/${prefix.replace(/\/$/, "")}`;
-    if (!root.endsWith(tail)) return undefined;
-    top = root.slice(0, -tail.length) || "/";
-  }
+): [string, string][] {
   const stamps: [string, string][] = [];
   const stamp = (path: string) => stamps.push([path, fileStamp(path)]);
-  for (let folder = root; folder !== top;) {
-    if (dirname(folder) === folder) return undefined; // the top is not above the root
-    folder = dirname(folder);
-    stamp(join(folder, ".gitattributes"));
+  // The top, and the folders between it and the root (the root's is in `folders`).
+  const steps = prefix.split("/").filter((step) => step !== "");
+  for (let depth = 0; depth < steps.length; depth++) {
+    stamp(join(top, ...steps.slice(0, depth), ".gitattributes"));
   }
   for (const folder of folders) {
     const path = join(folder, ".gitattributes");
     const found = fileStamp(path);
     if (found !== "-") stamps.push([path, found]);
   }
-  // A linked work tree's git folder names the repository's own in `commondir`.
-  let common = gitDir;
-  try {
-    common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
-  } catch {
-    // not a linked work tree
-  }
-  stamp(join(common, "info", "attributes"));
+  stamp(join(commonDirOf(gitDir), "info", "attributes"));
   stamp(userFile);
-  stamp("/etc/gitattributes");
+  for (const path of SYSTEM_ATTRIBUTES) stamp(path);
   return stamps;
 }
 
@@ -229,37 +219,53 @@ function statusArgs(attributesFile: string): string[] {
     "--no-ahead-behind",
     "-z",
     "--untracked-files=no",
+    // Rename detection reads blobs, which a partial clone may not have (and git does not fetch).
+    "--no-renames",
     "--",
     ".",
   ];
 }
 
-/** The environment variables that point git elsewhere: with any of them set, git vouches for nothing. */
-const GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"];
+/**
+ * The environment variables that point git elsewhere, or change where it
+ * reads attributes (no system file, a tree's): with any of them set, at the
+ * stop or at the start, git vouches for nothing.
+ */
+const GIT_PLACES = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_ATTR_NOSYSTEM",
+  "GIT_ATTR_SOURCE",
+];
 
 /** How long one git process may run at a stop or a start before it is given up on, in ms. */
 const GIT_TIMEOUT_MS = 30_000;
 
 /**
- * What `git config --get-regexp` says: whether it names a setting under
+ * What `git config -z --get-regexp` says: whether it names a setting under
  * which git's "unchanged" is not "the same bytes", or under which it looks
  * at less than the stat (line-ending conversion, a minimal stat check,
- * stats ignored; a key given without a value is `true`), and the user's
- * attributes file where one is set (the last value wins, as in git).
+ * stats ignored; a key given without a value is `true`), or that reads
+ * attributes from a tree (`attr.tree`, whose ref may move with no file of
+ * the work tree changing), and the user's attributes file where one is set
+ * (the last value wins, as in git).
  */
 function readSettings(text: string): { unsafe: boolean; attributesFile?: string } {
   let unsafe = false;
   let attributesFile: string | undefined;
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    const space = line.indexOf(" ");
-    const key = (space === -1 ? line : line.slice(0, space)).toLowerCase();
-    const raw = space === -1 ? undefined : line.slice(space + 1);
+  for (const entry of text.split("\0")) {
+    if (entry === "") continue;
+    const newline = entry.indexOf("\n");
+    const key = (newline === -1 ? entry : entry.slice(0, newline)).toLowerCase();
+    const raw = newline === -1 ? undefined : entry.slice(newline + 1);
     const value = raw === undefined ? "true" : raw.trim().toLowerCase();
     const off = ["false", "no", "off", "0"].includes(value);
     if (key === "core.autocrlf" && !off) unsafe = true;
     if (key === "core.ignorestat" && !off) unsafe = true;
     if (key === "core.checkstat" && value !== "default") unsafe = true;
+    if (key === "attr.tree") unsafe = true;
     // A key without a value is no path: git refuses it, so does this.
     if (key === "core.attributesfile") {
       if (raw === undefined) unsafe = true;
@@ -312,14 +318,19 @@ export function vouchAtStop(
   const head = gitSync(root, [
     "rev-parse",
     "--absolute-git-dir",
+    "--show-toplevel",
     "--show-prefix",
     "--is-shallow-repository",
     "--verify",
     "-q",
     "HEAD^{commit}",
   ]);
-  const [gitDir = "", prefix = "", shallow = "", commit = ""] = (head ?? "").split("\n");
-  if (!gitDir || shallow !== "false" || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+  const [gitDir = "", top = "", prefix = "", shallow = "", commit = ""] = (head ?? "").split(
+    "\n",
+  );
+  if (!gitDir || !top || shallow !== "false" || !/^[0-9a-f]{40,64}$/.test(commit)) {
+    return undefined;
+  }
   const ref = refStamp(gitDir);
   const index = indexStamp(gitDir);
   // `git config` exits 1 when no such setting is set.
@@ -327,14 +338,15 @@ export function vouchAtStop(
     root,
     [
       "config",
+      "-z",
       "--get-regexp",
-      "^core\\.(autocrlf|checkstat|ignorestat|attributesfile)$",
+      "^(core\\.(autocrlf|checkstat|ignorestat|attributesfile)|attr\\.tree)$",
     ],
     [0, 1],
   );
   if (settings === undefined) return undefined;
   const { unsafe, attributesFile: setting } = readSettings(settings);
-  const attributesFile = userAttributesFile(root, setting);
+  const attributesFile = userAttributesFile(top, setting);
   if (unsafe || attributesFile === undefined) return undefined;
   // The tracked regular files: any flag (assumed unchanged, skip-worktree) or conflict vouches for nothing.
   const listed = gitSync(root, ["ls-files", "-s", "-v", "-z", "--", "."]);
@@ -351,9 +363,10 @@ export function vouchAtStop(
   const candidates = read.files.map((file) => file.abs.slice(base.length))
     .filter((path) => tracked.has(path));
   if (candidates.length > 0) {
+    // The user's attributes file as it is stamped, and as the start's `git status` reads it.
     const attributes = gitSyncWithInput(
       root,
-      ["check-attr", "-z", "--stdin", ...CONVERTING],
+      ["-c", `core.attributesFile=${attributesFile}`, "check-attr", "-z", "--stdin", ...CONVERTING],
       candidates.join("\0") + "\0",
     );
     if (attributes === undefined) return undefined;
@@ -405,14 +418,7 @@ export function vouchAtStop(
     }
   }
   // Stamped after git asked them: what it read is what was stamped, or a change shows.
-  const attributes = attributeStamps(
-    root,
-    prefix,
-    gitDir,
-    read.folders.keys(),
-    attributesFile,
-  );
-  if (attributes === undefined) return undefined;
+  const attributes = attributeStamps(top, prefix, gitDir, read.folders.keys(), attributesFile);
   // Nothing of git's moved while it was asked.
   if (refStamp(gitDir) !== ref || indexStamp(gitDir) !== index) return undefined;
   return {
@@ -431,10 +437,10 @@ export function vouchAtStop(
 
 /**
  * Whether the content is still as `vouch` says (a start's check, SPEC 17):
- * HEAD, its ref and git's index unchanged, every folder's time and every
- * file git does not vouch for as they were, and `git status` naming the
- * same changed files. One git process; a stat per folder and per file git
- * does not vouch for.
+ * HEAD, its ref and git's index unchanged, every folder's time, every
+ * file git does not vouch for and every attributes file as they were, and
+ * `git status` naming the same changed files. One git process; a stat per
+ * folder, per file git does not vouch for and per attributes file.
  *
  * @example
  * ```ts
@@ -451,6 +457,7 @@ export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
   // Anything git says on its error output (a folder it cannot read) is no clean answer.
   const status = new Promise<string | undefined>((resolve) => {
     const child = spawn("git", gitArgs(root, statusArgs(vouch.attributesFile)), {
+      env: gitEnv(),
       stdio: ["ignore", "pipe", "pipe"],
       timeout: GIT_TIMEOUT_MS,
     });
