@@ -24,6 +24,7 @@ import {
 } from "node:fs/promises";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
+import process from "node:process";
 import { createContentApi } from "../mod.ts";
 import { startService } from "../src/service.ts";
 import { createEarlyFeedHandler } from "../src/http/early_feed.ts";
@@ -515,6 +516,27 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
       await writeFile(join(top, "user-attributes"), "*.md text\n");
       assert.equal((await restart(root)).checked, "stamps", "the user's file added");
       await rm(join(top, "user-attributes"));
+      // A relative one is read from the work tree's top, as git reads it, not from the root.
+      git(top, ["config", "core.attributesFile", "relative-attributes"]);
+      await stopped();
+      assert.equal((await restart(root)).checked, "git", "the relative file not there");
+      await stopped();
+      await writeFile(join(top, "relative-attributes"), "*.md text\n");
+      assert.equal((await restart(root)).checked, "stamps", "the relative file added at the top");
+      await rm(join(top, "relative-attributes"));
+      git(top, ["config", "--unset", "core.attributesFile"]);
+      // Attributes read from a tree, or without the system's file: git vouches for nothing.
+      git(top, ["config", "attr.tree", "HEAD"]);
+      await stopped();
+      assert.equal((await restart(root)).checked, "stamps", "attr.tree");
+      git(top, ["config", "--unset", "attr.tree"]);
+      await stopped();
+      process.env.GIT_ATTR_NOSYSTEM = "1";
+      try {
+        assert.equal((await restart(root)).checked, "stamps", "GIT_ATTR_NOSYSTEM at the start");
+      } finally {
+        delete process.env.GIT_ATTR_NOSYSTEM;
+      }
       await stopped();
       assert.equal((await restart(root)).checked, "git", "as the stop left it again");
       // The root reached through a link into the work tree, named as the folder it points to:
