@@ -3,6 +3,7 @@
 // no item route never makes them).
 import type { Index } from "./build.ts";
 import type { Item } from "./item.ts";
+import { OverlayMap } from "../util/overlay_map.ts";
 
 /** The lookups an index holds (see {@link Index}). */
 export type IndexLookups = Pick<Index, "byId" | "feedById" | "byUrl" | "tags">;
@@ -68,7 +69,7 @@ export function patchedLookups(
 ): Partial<IndexLookups> {
   const made = (before as { [MADE]?: () => Partial<IndexLookups> })[MADE]?.() ?? {};
   const patch = (map: ReadonlyMap<string, Item>, keyOf: (item: Item) => string | undefined) => {
-    const copy = new Map(map);
+    const copy = new OverlayMap(map);
     for (const [old, item] of replaced) {
       const key = keyOf(old);
       if (key !== undefined && copy.get(key) === old) copy.set(key, item);

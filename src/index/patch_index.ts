@@ -2,10 +2,11 @@
 // (SPEC 17: a change rebuilds only what depends on it). When every served
 // item stays where it was, with the same id, path, URL, feed eligibility,
 // type, category, tags, authors and year, the new index is the previous one
-// with those few items replaced: the item lists and maps are copied (a copy
-// reads one table; a build reads every item, which at 100,000 items was
-// most of a re-index), and only the filter lists that hold a replaced item
-// are made again. Anything else (an item added, removed, moved, renamed or
+// with those few items replaced: the item lists are copied (a copy reads
+// one table; a build reads every item, which at 100,000 items was most of a
+// re-index), the maps are overlays of the previous ones holding the entries
+// that changed (`util/overlay_map.ts`), and only the filter lists that hold
+// a replaced item are made again. Anything else (an item added, removed, moved, renamed or
 // retagged) returns `undefined`, and the build makes the index whole.
 // Differential tests hold the two to the same index.
 import type { Warning } from "../source/parsed_file.ts";
@@ -16,6 +17,7 @@ import { eachFiling } from "./filing.ts";
 import { keepsItem } from "./kept_item.ts";
 import { patchedLookups, withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
+import { OverlayMap } from "../util/overlay_map.ts";
 import type { Placed, PluginTree } from "./plugin_tree.ts";
 
 /** Above this share of the items replaced (and 16), a whole build costs no more than the patch. */
@@ -86,9 +88,10 @@ export function patchIndex(
   const items = before.items.slice();
   const files = previous.files.slice();
   const feed = before.feed.slice();
-  const feedPlace = new Map(before.feedPlace);
-  const byPath = new Map(before.byPath);
-  const built = new Map(previous.items);
+  // The maps of 100,000 entries read through the few that changed, not copied (`OverlayMap`).
+  const feedPlace = new OverlayMap(before.feedPlace);
+  const byPath = new OverlayMap(before.byPath);
+  const built = new OverlayMap(previous.items);
   const lists = {
     type: new Map(before.lists.type),
     category: new Map(before.lists.category),
