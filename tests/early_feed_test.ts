@@ -490,40 +490,47 @@ describe("a restart in git checks through git the files git vouches for (SPEC 17
         await settle(root);
         await run(root);
       };
+      /** An attributes file written after the stop: the start leaves git's word for stamps. */
+      const addedAfterStop = async (path: string, text: string, what: string) => {
+        await stopped();
+        await writeFile(path, text);
+        assert.equal((await restart(root)).checked, "stamps", what);
+        await rm(path);
+      };
       await run(root); // makes the state folder in the root: settled before the next stop
       await stopped();
       assert.equal((await restart(root)).checked, "git", "as the stop left it");
       // Above the root: a file added there changes no listed folder's time.
-      await stopped();
-      await writeFile(join(top, ".gitattributes"), "*.md text eol=crlf\n");
-      assert.equal((await restart(root)).checked, "stamps", "added above the root");
-      await rm(join(top, ".gitattributes"));
+      await addedAfterStop(
+        join(top, ".gitattributes"),
+        "*.md text eol=crlf\n",
+        "added above the root",
+      );
       // In the root, changed in place: its folder's time stays as it was.
       await stopped();
       await writeFile(join(root, ".gitattributes"), "*.md text eol=crlf\n");
       assert.equal((await restart(root)).checked, "stamps", "changed in place in the root");
       await writeFile(join(root, ".gitattributes"), "*.md diff=markdown\n");
       // The repository's own attributes file.
-      await stopped();
-      await writeFile(join(top, ".git/info/attributes"), "*.md text\n");
-      assert.equal((await restart(root)).checked, "stamps", "added in the repository");
-      await rm(join(top, ".git/info/attributes"));
+      await addedAfterStop(
+        join(top, ".git/info/attributes"),
+        "*.md text\n",
+        "added in the repository",
+      );
       // The user's own (`core.attributesFile`; the start's `git status` is told that one).
       git(top, ["config", "core.attributesFile", join(top, "user-attributes")]);
       await stopped();
       assert.equal((await restart(root)).checked, "git", "the user's file not there");
-      await stopped();
-      await writeFile(join(top, "user-attributes"), "*.md text\n");
-      assert.equal((await restart(root)).checked, "stamps", "the user's file added");
-      await rm(join(top, "user-attributes"));
+      await addedAfterStop(join(top, "user-attributes"), "*.md text\n", "the user's file added");
       // A relative one is read from the work tree's top, as git reads it, not from the root.
       git(top, ["config", "core.attributesFile", "relative-attributes"]);
       await stopped();
       assert.equal((await restart(root)).checked, "git", "the relative file not there");
-      await stopped();
-      await writeFile(join(top, "relative-attributes"), "*.md text\n");
-      assert.equal((await restart(root)).checked, "stamps", "the relative file added at the top");
-      await rm(join(top, "relative-attributes"));
+      await addedAfterStop(
+        join(top, "relative-attributes"),
+        "*.md text\n",
+        "the relative file added at the top",
+      );
       git(top, ["config", "--unset", "core.attributesFile"]);
       // Attributes read from a tree, or without the system's file: git vouches for nothing.
       git(top, ["config", "attr.tree", "HEAD"]);

@@ -439,6 +439,22 @@ describe("git dates (SPEC 4)", () => {
       },
     });
 
+  /**
+   * A repository holding the docs site and `files` (paths under it), committed once at
+   * 2021-01-02, that a clone may ask for a part of (`--filter`).
+   */
+  const makeOrigin = async (files: Record<string, string>): Promise<string> => {
+    const folder = await mkdtemp(join(tmpdir(), "content-feed-origin-"));
+    await writeFile(join(folder, "services.yaml"), DOCS);
+    await mkdir(join(folder, "docs"));
+    for (const [path, text] of Object.entries(files)) await writeFile(join(folder, path), text);
+    git(folder, ["init", "-q"]);
+    git(folder, ["config", "uploadpack.allowFilter", "true"]);
+    git(folder, ["add", "."]);
+    git(folder, ["commit", "-qm", "one"], "2021-01-02T10:00:00Z");
+    return folder;
+  };
+
   it("date from the first commit, last_update from the last one unless the file changed since", async (t) => {
     if (!hasGit) return t.skip("no git here");
     await withSite({
@@ -494,15 +510,9 @@ describe("git dates (SPEC 4)", () => {
 
   it("git: false turns them off; a shallow clone gives no first-commit dates, and one warning", async (t) => {
     if (!hasGit) return t.skip("no git here");
-    const origin = await mkdtemp(join(tmpdir(), "content-feed-origin-"));
+    const origin = await makeOrigin({ "docs/a.md": md({ title: "A" }, LONG) });
     const clone = `${origin}-clone`;
     try {
-      await writeFile(join(origin, "services.yaml"), DOCS);
-      await mkdir(join(origin, "docs"));
-      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, LONG));
-      git(origin, ["init", "-q"]);
-      git(origin, ["add", "."]);
-      git(origin, ["commit", "-qm", "one"], "2021-01-02T10:00:00Z");
       await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, `${LONG} Edited.`));
       git(origin, ["commit", "-qam", "two"], "2022-03-04T10:00:00Z");
       git(tmpdir(), ["clone", "-q", "--depth", "1", `file://${origin}`, clone]);
@@ -530,17 +540,12 @@ describe("git dates (SPEC 4)", () => {
 
   it("a partial clone without its blobs: its history and its work tree's changes are read", async (t) => {
     if (!hasGit) return t.skip("no git here");
-    const origin = await mkdtemp(join(tmpdir(), "content-feed-origin-"));
+    const origin = await makeOrigin({
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/c.md": md({ title: "C" }, LONG),
+    });
     const clone = `${origin}-partial`;
     try {
-      await writeFile(join(origin, "services.yaml"), DOCS);
-      await mkdir(join(origin, "docs"));
-      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, LONG));
-      await writeFile(join(origin, "docs/c.md"), md({ title: "C" }, LONG));
-      git(origin, ["init", "-q"]);
-      git(origin, ["config", "uploadpack.allowFilter", "true"]);
-      git(origin, ["add", "."]);
-      git(origin, ["commit", "-qm", "one"], "2021-01-02T10:00:00Z");
       // a.md renamed and edited: telling it a rename would read a.md's blob, never fetched.
       git(origin, ["mv", "docs/a.md", "docs/b.md"]);
       await writeFile(join(origin, "docs/b.md"), md({ title: "B" }, `${LONG} Edited.`));
@@ -564,18 +569,11 @@ describe("git dates (SPEC 4)", () => {
 
   it("a partial clone without its trees: nothing is fetched from its remote, the files are dated by their modification times, one warning", async (t) => {
     if (!hasGit) return t.skip("no git here");
-    const origin = await mkdtemp(join(tmpdir(), "content-feed-origin-"));
+    const origin = await makeOrigin({ "docs/a.md": md({ title: "A" }, LONG) });
     const clone = `${origin}-partial`;
     const canary = `${origin}-fetched`;
     const uploadPack = `${origin}-upload-pack.sh`;
     try {
-      await writeFile(join(origin, "services.yaml"), DOCS);
-      await mkdir(join(origin, "docs"));
-      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, LONG));
-      git(origin, ["init", "-q"]);
-      git(origin, ["config", "uploadpack.allowFilter", "true"]);
-      git(origin, ["add", "."]);
-      git(origin, ["commit", "-qm", "one"], "2021-01-02T10:00:00Z");
       await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, `${LONG} Edited.`));
       git(origin, ["commit", "-qam", "two"], "2022-03-04T10:00:00Z");
       // The history's trees stay on the remote; git would fetch each one as `git log` reads it,

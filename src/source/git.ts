@@ -44,7 +44,8 @@ export function inWorkTree(root: string): boolean {
 export const MAX_NAMED = 200;
 
 /** What a git process printed and how it ended. */
-interface GitRun {
+/** How a git process ended ({@link execGit}). */
+export interface GitRun {
   readonly stdout: string;
   /** The exit code (0: it succeeded), or `-1` when git could not be run. */
   readonly code: number;
@@ -97,13 +98,24 @@ export function gitEnv(): Record<string, string | undefined> {
   return { ...process.env, GIT_NO_LAZY_FETCH: "1", GIT_TERMINAL_PROMPT: "0" };
 }
 
-/** Runs git in `root`: what it printed and how it ended, never a rejection. */
-function execGit(root: string, args: readonly string[]): Promise<GitRun> {
+/**
+ * Runs git in `root`: what it printed on both outputs and how it ended,
+ * never a rejection (a git that cannot be run, or ran past `timeout` ms,
+ * ends with `-1`).
+ *
+ * @example
+ * ```ts
+ * import { execGit } from "./git.ts";
+ * const run = await execGit("/site", ["status", "--porcelain"], 30_000);
+ * if (run.code === 0 && run.stderr === "") console.log(run.stdout);
+ * ```
+ */
+export function execGit(root: string, args: readonly string[], timeout = 0): Promise<GitRun> {
   return new Promise((resolve) =>
     execFile(
       "git",
       gitArgs(root, args),
-      { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8", env: gitEnv() },
+      { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8", env: gitEnv(), timeout },
       (error, stdout, stderr) => {
         const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
         resolve({ stdout: stdout ?? "", code, stderr: stderr ?? "" });
@@ -236,13 +248,8 @@ async function workTreeChanges(
   ]);
   if (run.code !== 0) return undefined;
   const found: string[] = [];
-  const entries = run.stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    found.push(entry.slice(3));
-    if (entry[0] === "R" || entry[0] === "C") i++; // a rename or copy names its source next
-  }
+  // No renames or copies (`--no-renames`): one path an entry.
+  for (const entry of run.stdout.split("\0")) if (entry.length >= 4) found.push(entry.slice(3));
   return { found: under(found, prefix), whole: scope[1] === "." };
 }
 

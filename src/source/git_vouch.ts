@@ -10,13 +10,13 @@
 // stat'ed as before, and every folder's time says no file was added,
 // removed or renamed. Anything this cannot tell sends the start to the full
 // check (`currentRestartKey`): a vouch only ever saves work.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { statStamp } from "../adapters/file_system.ts";
-import { commonDirOf, fileStamp, gitArgs, gitEnv, refStamp, stateKeyOf } from "./git.ts";
+import { commonDirOf, execGit, fileStamp, gitArgs, gitEnv, refStamp, stateKeyOf } from "./git.ts";
 import { RACY_MS, type ReadStamps } from "./loader_types.ts";
 import { entryNames } from "./list.ts";
 
@@ -164,20 +164,15 @@ function attributeStamps(
 function statusOf(text: string, prefix: string): { commit: string; dirty: string[] } | undefined {
   let commit = "";
   const found = new Set<string>();
-  const entries = text.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
+  for (const entry of text.split("\0")) {
     if (entry === "") continue;
     let path: string | undefined;
     if (entry.startsWith("# branch.oid ")) commit = entry.slice("# branch.oid ".length);
     else if (entry.startsWith("# ")) continue;
-    // An ordinary change: eight fields, then the path (which may hold spaces).
+    // An ordinary change: eight fields, then the path (which may hold spaces). No renames or
+    // copies (`--no-renames`).
     else if (entry.startsWith("1 ")) path = afterFields(entry, 8);
-    else if (entry.startsWith("2 ")) {
-      // A rename or copy: nine fields, the path, then its source as the next entry.
-      path = afterFields(entry, 9);
-      i++;
-    } // Unmerged: ten fields, then the path.
+    // Unmerged: ten fields, then the path.
     else if (entry.startsWith("u ")) path = afterFields(entry, 10);
     else return undefined;
     if (path === undefined) continue;
@@ -455,22 +450,9 @@ export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
   if (indexStamp(vouch.gitDir) !== vouch.index) return Promise.resolve(false);
   // Started first: git stats the tracked files on the other core while this one stats the rest.
   // Anything git says on its error output (a folder it cannot read) is no clean answer.
-  const status = new Promise<string | undefined>((resolve) => {
-    const child = spawn("git", gitArgs(root, statusArgs(vouch.attributesFile)), {
-      env: gitEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: GIT_TIMEOUT_MS,
-    });
-    const chunks: Buffer[] = [];
-    let complained = false;
-    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on("data", () => complained = true);
-    child.on("error", () => resolve(undefined));
-    child.on(
-      "close",
-      (code) => resolve(code === 0 && !complained ? Buffer.concat(chunks).toString() : undefined),
-    );
-  });
+  const status = execGit(root, statusArgs(vouch.attributesFile), GIT_TIMEOUT_MS).then((run) =>
+    run.code === 0 && run.stderr === "" ? run.stdout : undefined
+  );
   const same = sameStamps(vouch);
   return status.then((text) => {
     const now = text === undefined ? undefined : statusOf(text, vouch.prefix);

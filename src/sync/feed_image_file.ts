@@ -292,12 +292,11 @@ function isStoredMeta(meta: unknown): meta is StoredMeta {
 
 /** Whether a stored `early` says all an early check says (an image without one is served later). */
 function isEarlyCheck(early: unknown): early is EarlyCheck {
-  const e = early as { key?: unknown; counts?: unknown; git?: unknown } | null | undefined;
-  const git = e?.git as { key?: unknown; vouch?: unknown } | undefined;
+  // Its git part is sound or gone already (`withEarly`).
+  const e = early as { key?: unknown; counts?: unknown } | null | undefined;
   return typeof e?.key === "string" && Array.isArray(e.counts) &&
     e.counts.every((c: { plugin?: unknown; items?: unknown; feed?: unknown } | null) =>
       typeof c?.plugin === "string" && Number.isSafeInteger(c.items) &&
       Number.isSafeInteger(c.feed)
-    ) &&
-    (git === undefined || (typeof git?.key === "string" && isGitVouch(git.vouch)));
+    );
 }
