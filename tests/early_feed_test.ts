@@ -34,6 +34,7 @@ import type { FeedImage } from "../src/pipeline/feed_image.ts";
 import { currentRuntime, tuningFor } from "../src/adapters/mod.ts";
 import { listen } from "../src/adapters/listen.ts";
 import { FEED_IMAGE_FILE } from "../src/sync/feed_image_file.ts";
+import { RACY_MS } from "../src/source/loader_types.ts";
 import { OWN_RUNTIME, RUNTIMES, startServer } from "./server_helpers.ts";
 import {
   configFor,
@@ -87,6 +88,13 @@ async function settle(root: string): Promise<void> {
   };
   await walk(root);
   await utimes(root, LONG_AGO, LONG_AGO);
+}
+
+/** Resolves once the clock is past `time` (epoch ms). */
+async function untilPast(time: number): Promise<void> {
+  while (Date.now() <= time) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(250, time - Date.now() + 1)));
+  }
 }
 
 /** The full feed as a client sees it: bytes and validators, identity and gzip. */
@@ -151,6 +159,7 @@ async function restart(root: string, options: { baseUrl?: string } = {}) {
       health: health?.status,
       built: await seen(api.fetch),
       index: api.index,
+      load: api.lastLoad,
       warnings: logger.warnings(),
     };
   } finally {
@@ -282,7 +291,9 @@ describe("a restart with nothing changed serves the kept full feed before its in
 
   it("a file changed within its stamp's resolution of its read: the next start looks at it again", async () => {
     await onSite(async (root) => {
-      // Not settled: the files were written just now, so their reads are too close to trust.
+      // Stamped a minute ahead: every read, and the stop's reading again, is too close to trust.
+      const ahead = new Date(Date.now() + 60_000);
+      await utimes(join(root, "docs/s0/doc-0.md"), ahead, ahead);
       await run(root);
       const after = await restart(root);
       assert.equal(after.early, undefined);
@@ -290,6 +301,62 @@ describe("a restart with nothing changed serves the kept full feed before its in
       await settle(root);
       await run(root);
       assert.ok((await restart(root)).early);
+    });
+  });
+
+  it("files read near a change are read again as the server stops: the next start serves the kept feed", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      // Two files changed a moment before the start (a checkout, a pull): read near their change.
+      const near = Date.now() + 500;
+      for (const file of ["docs/s0/doc-0.md", "docs/s1/doc-1.md"]) {
+        await utimes(join(root, file), new Date(near), new Date(near));
+      }
+      const api = await createContentApi({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+      });
+      let served;
+      try {
+        served = await seen(api.fetch);
+        // The stop comes once those times are old enough for a later write to show in them.
+        await untilPast(near + RACY_MS);
+      } finally {
+        api.close();
+      }
+      const after = await restart(root);
+      assert.ok(after.early, "the kept feed, at once");
+      assert.deepEqual(after.early.bytes, served.bytes);
+      // The new reading times went to the derivation cache: the start's load read nothing.
+      assert.equal(after.load.read, 0);
+      assert.equal(after.load.fromCache, 9); // the site's nine content files
+    });
+  });
+
+  it("a file read near a change and changed since, its stamp the same: the stop keeps no early check", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      const file = join(root, "docs/s0/doc-0.md");
+      const near = Date.now() + 500;
+      await utimes(file, new Date(near), new Date(near));
+      const api = await createContentApi({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+      });
+      try {
+        const before = new TextDecoder().decode((await seen(api.fetch)).bytes);
+        assert.ok(before.includes('"Doc 0"'));
+        // The same size, other bytes, the time put back: only the checksum tells.
+        const text = await readFile(file, "utf8");
+        await writeFile(file, text.replace('title: "Doc 0"', 'title: "Dox 0"'));
+        await utimes(file, new Date(near), new Date(near));
+        await untilPast(near + RACY_MS);
+      } finally {
+        api.close();
+      }
+      const after = await restart(root);
+      assert.equal(after.early, undefined);
+      assert.ok(new TextDecoder().decode(after.built.bytes).includes('"Dox 0"'));
     });
   });
 

@@ -52,7 +52,22 @@ export interface ContentFilesLoader {
    * Runs git's processes to their end: called once, as the server stops.
    */
   gitVouch(): GitVouch | undefined;
+  /**
+   * Reads again the files the last load read near a change, so that their
+   * stamps vouch for it (`ContentLoader.settleRacy`): at most `limit` (default
+   * {@link RACY_SETTLE_LIMIT}). Returns whether none is left. For a stopping
+   * server, before its last flush (the cache keeps their new reading times).
+   */
+  settleRacy(limit?: number): boolean;
 }
+
+/**
+ * The most files read near a change that a stopping server reads again (about
+ * a tenth of a second): a checkout or a pull just before a start leaves tens or
+ * hundreds of them, and without the reading the next start cannot serve the
+ * kept feed before its index (SPEC 17).
+ */
+export const RACY_SETTLE_LIMIT = 1000;
 
 /** How {@link createContentFilesLoader} keeps files. */
 export interface ContentFilesOptions {
@@ -234,6 +249,7 @@ export function createContentFilesLoader(
     restartKey() {
       return joinKeys(loader.stampsKey(), tracker ? tracker.stateKey() : GIT_OFF);
     },
+    settleRacy: (limit = RACY_SETTLE_LIMIT) => loader.settleRacy(limit),
     gitVouch() {
       if (!tracker || refreshing || !inWorkTree(config.root)) return undefined;
       const read = loader.readStamps();

@@ -89,6 +89,13 @@ export interface Pipeline {
    * end: for a stopping server.
    */
   gitVouch?(): { content: string; vouch: GitVouch } | undefined;
+  /**
+   * Reads again the files the last build read near a change, so that
+   * {@link Pipeline.restartKey} and {@link Pipeline.gitVouch} can vouch for
+   * it (`ContentFilesLoader.settleRacy`); whether none is left. Absent where
+   * the source keeps no stamps. For a stopping server, before its last flush.
+   */
+  settleRacy?(): boolean;
 }
 
 /** Options of {@link contentPipeline}: how files are kept, and the clock. */
@@ -132,6 +139,7 @@ export async function contentPipeline(
   return {
     ...pipeline,
     restartKey: () => joinKeys(siteKey, source.restartKey()),
+    settleRacy: () => source.settleRacy(),
     gitVouch: () => {
       const vouch = source.gitVouch();
       return vouch && { content: joinKeys(siteKey, GIT_VOUCHED)!, vouch };

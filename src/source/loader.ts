@@ -17,7 +17,13 @@ import {
 import { isWarning } from "./parse.ts";
 import { runHelper } from "./worker_pool.ts";
 import { type StampedFile, stampsKey, warningsKey } from "./stamps_key.ts";
-import { readContentFiles, type ReadJob, type ReadResult, sameChecksum } from "./read_file.ts";
+import {
+  readContentFiles,
+  type ReadJob,
+  type ReadResult,
+  sameChecksum,
+  sameFileSync,
+} from "./read_file.ts";
 import { isContentPath } from "./select.ts";
 import { contentPath } from "../util/path.ts";
 import { textWork } from "../util/work_counts.ts";
@@ -343,6 +349,30 @@ export function createLoader<T extends object>(
         files.push({ key, size: entry.size, mtime: entry.mtime, ino: entry.ino });
       }
       return stampsKey(files, listing.warnings);
+    },
+    settleRacy(limit) {
+      if (!listedOnce) return false;
+      const racy: [string, Entry<T>][] = [];
+      for (const [key, entry] of cache) {
+        if (!Number.isFinite(entry.mtime)) return false;
+        if (entry.checksum === undefined || entry.mtime < entry.readAt - RACY_MS) continue;
+        if (racy.length === limit) return false;
+        racy.push([key, entry]);
+      }
+      const settled: Entry<T>[] = [];
+      for (const [key, entry] of racy) {
+        // Taken before the read: a write after it gives a time after this one.
+        const readAt = Date.now();
+        // Still near its change (or stamped in the future): its stamp cannot tell a later write.
+        if (entry.mtime >= readAt - RACY_MS) continue;
+        if (!sameFileSync(entry, config.maxFileSize)) continue;
+        const now = { ...entry, readAt };
+        cache.set(key, now);
+        settled.push(now);
+      }
+      // The derivation cache keeps the new reading times, for the next process.
+      if (settled.length > 0) options.settled?.(settled, []);
+      return settled.length === racy.length;
     },
     readStamps() {
       const entries = trustedEntries();

@@ -71,6 +71,17 @@ export interface ContentLoader<T> {
    * `git_vouch.ts`): `undefined` where {@link ContentLoader.stampsKey} is.
    */
   readStamps(): ReadStamps | undefined;
+  /**
+   * Reads again the files the last load read within their stamp's
+   * resolution of a change, which {@link ContentLoader.stampsKey} refuses:
+   * each whose stamp and checksum are still the ones read, and whose
+   * modification time is now more than {@link RACY_MS} old, counts as read
+   * now (a later write gives it a later time). At most `limit` files; none
+   * when there are more. Returns whether no such file is left: then the
+   * stamps vouch for the last load (a stopping server keeps its early check,
+   * SPEC 17). A file that changed is left as it was, for the next load.
+   */
+  settleRacy(limit: number): boolean;
 }
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */

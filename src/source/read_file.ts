@@ -146,6 +146,40 @@ export async function sameChecksum(
 }
 
 /**
+ * Whether a file read before is still the one read: the same stamp (size,
+ * modification time, inode where both have one) on the open file, and the
+ * same checksum. Blocking: for a stopping server, on the few files read
+ * near a change (`ContentLoader.settleRacy`).
+ *
+ * @example
+ * ```ts
+ * import { sameFileSync } from "./read_file.ts";
+ * sameFileSync({ abs: "/site/content/docs/intro.md", size: 2048, mtime: 1763700000000, ino: 42,
+ *   checksum: "9f2c…" }, 10 * 1024 * 1024); // false: another checksum
+ * ```
+ */
+export function sameFileSync(
+  file: {
+    readonly abs: string;
+    readonly size: number;
+    readonly mtime: number;
+    readonly ino: number;
+    readonly checksum?: string;
+  },
+  maxSize: number,
+): boolean {
+  if (file.checksum === undefined) return false;
+  try {
+    const read = readRegularFileSync(file.abs, maxSize);
+    return read.kind === "file" && read.size === file.size && read.mtime === file.mtime &&
+      (file.ino === 0 || read.ino === 0 || read.ino === file.ino) &&
+      fileChecksum(read.bytes) === file.checksum;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A content file's body, read again for a request (the server's index does
  * not hold bodies): `undefined` when the file is gone or its bytes are no
  * longer the ones the index was built from (another SHA-256), so a caller
