@@ -154,12 +154,15 @@ export function keepLive(options: LiveOptions): () => void {
       if (name !== undefined && ignored.some((f) => name === f || name.startsWith(`${f}/`))) return;
       onChange(name);
     };
+    // Left out of the watch, not only ignored: under Deno a watcher's event opens and closes the
+    // file it names, which drops the state folder's journal lock (`watch.ts`).
+    const unwatched = [...(options.ignored ?? []), `${root}/.git`];
     stopWatching = watchFolder(root, onContentChange, (error) => {
       options.warn(`warning: watching ${root} failed (${error}); polling instead`);
       stopWatching?.();
       stopWatching = undefined;
       startPolling();
-    });
+    }, unwatched);
     if (!stopWatching) startPolling();
   };
   /**

@@ -261,3 +261,36 @@ describe("two servers of two runtimes on one state folder (SPEC 12 honest failur
     },
   );
 });
+
+describe("the writer keeps the journal's lock while it serves (its state folder in the content)", () => {
+  it(`${OWN_RUNTIME}: a second server finds the journal held, and so does a third after it`, {
+    timeout: 60_000,
+  }, async () => {
+    // The state folder is the default one, in the watched content root. Under Deno a watcher
+    // that heard of the journal file (the second server opening it, to find it held) opened
+    // and closed it, and the writer's lock was gone: the third server took the journal too.
+    const root = await writeSite({
+      "services.yaml": CONFIG,
+      "docs/hot.md": md({ title: "Hot 0" }, LONG),
+    });
+    const running: Running[] = [];
+    try {
+      const first = await start(OWN_RUNTIME, root);
+      running.push(first);
+      for (let round = 1; round <= 2; round++) {
+        const next = await start(OWN_RUNTIME, root);
+        running.push(next);
+        assert.equal((await said(next, HELD)).length, 1, `server ${round + 1}: ${next.stderr()}`);
+        await next.stop();
+        running.splice(running.indexOf(next), 1);
+        // An edit the first serves, its watcher past the other's open and close of the journal.
+        await writeFile(join(root, "docs/hot.md"), md({ title: `Hot ${round}` }, LONG));
+        await until(first, { docs_doc_hot: `Hot ${round}` });
+      }
+      assert.doesNotMatch(first.stderr(), HELD);
+    } finally {
+      for (const server of running) await server.stop();
+      await removeSite(root);
+    }
+  });
+});
