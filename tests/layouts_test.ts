@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -564,6 +564,44 @@ describe("git dates (SPEC 4)", () => {
       assert.deepEqual([c.date, c.last_update], ["2021-01-02", today]);
     } finally {
       for (const path of [origin, clone]) await rm(path, { recursive: true, force: true });
+    }
+  });
+
+  it("a repository git will not read (a broken .git, another user's folder): one warning that says why", async (t) => {
+    if (!hasGit) return t.skip("no git here");
+    const origin = await makeOrigin({ "docs/a.md": md({ title: "A" }, LONG) });
+    try {
+      const today = new Date().toISOString().slice(0, 10);
+      const start = async () => {
+        const log = memoryLogger();
+        const api = await createContentApi({ config: join(origin, "services.yaml"), logger: log });
+        const a = api.index.byPath.get("docs/a")!;
+        // A reload asks git again: no second warning while it says the same.
+        await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, `${LONG} Again.`));
+        await api.reload();
+        api.close();
+        return { dates: [a.date, a.last_update], warnings: log.warnings() };
+      };
+      const head = await readFile(join(origin, ".git/HEAD"), "utf8");
+      await writeFile(join(origin, ".git/HEAD"), "not a reference\n");
+      const broken = await start();
+      assert.deepEqual(broken.dates, [today, today]);
+      assert.equal(broken.warnings.length, 1, broken.warnings.join("\n"));
+      assert.match(
+        broken.warnings[0],
+        /git: the repository could not be read \(fatal: not a git repository.*\), so the files are dated by their modification times/,
+      );
+      // Owned by another user: git refuses it ("dubious ownership"). Only root can make one.
+      if (process.getuid?.() === 0) {
+        await writeFile(join(origin, ".git/HEAD"), head);
+        execFileSync("chown", ["-R", "nobody", origin]);
+        const foreign = await start();
+        assert.deepEqual(foreign.dates, [today, today]);
+        assert.equal(foreign.warnings.length, 1, foreign.warnings.join("\n"));
+        assert.match(foreign.warnings[0], /could not be read \(fatal: detected dubious ownership/);
+      }
+    } finally {
+      await rm(origin, { recursive: true, force: true });
     }
   });
 

@@ -211,10 +211,16 @@ export interface GitTracker {
 /** Runs one git command in the repository (a tracker counts its processes). */
 type GitRunner = (args: readonly string[]) => Promise<GitRun>;
 
-/** HEAD, where the root sits and whether the clone is shallow; no `head` without a commit. */
+/**
+ * HEAD, where the root sits and whether the clone is shallow; no `head`
+ * without a commit, and then `refused`: what git said when it would not read
+ * the repository at all (a broken `.git`, or "dubious ownership": a folder
+ * owned by another user, as a container's mounted volume often is).
+ */
 async function headOf(git: GitRunner): Promise<{
   dir: string;
   head?: { commit: string; prefix: string; shallow: boolean };
+  refused?: string;
 }> {
   const run = await git([
     "rev-parse",
@@ -226,7 +232,12 @@ async function headOf(git: GitRunner): Promise<{
     "HEAD^{commit}",
   ]);
   const [dir = "", prefix = "", shallow = "", commit = ""] = run.stdout.split("\n");
-  if (run.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) return { dir };
+  if (run.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) {
+    // A repository without a commit fails quietly (`-q`); a refusal says why, first.
+    const lines = run.stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+    const said = lines.find((line) => line.startsWith("fatal:")) ?? lines[0];
+    return { dir, ...(said ? { refused: said } : {}) };
+  }
   return { dir, head: { commit, prefix, shallow: shallow.trim() === "true" } };
 }
 
@@ -380,10 +391,19 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   const stampNow = (): string | undefined => gitDir === undefined ? undefined : refStamp(gitDir);
 
   const status = (prefix: string, named?: readonly string[]) => workTreeChanges(git, prefix, named);
+  /** What git said the last time it would not read the repository (said once, until it changes). */
+  let refusal: string | undefined;
   const head = async () => {
     const found = await headOf(git);
     if (found.dir) gitDir = found.dir;
-    return found.head;
+    const said = found.refused !== undefined && found.refused !== refusal;
+    refusal = found.refused;
+    return {
+      at: found.head,
+      note: said
+        ? `git: the repository could not be read (${found.refused}), so the files are dated by their modification times`
+        : undefined,
+    };
   };
 
   /**
@@ -538,9 +558,11 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       }
       // While the stamp stays the same, so do HEAD and the history: a listing asks only what
       // changed in the work tree.
-      const at = still
-        ? { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow }
-        : await head();
+      const current: { at?: { commit: string; prefix: string; shallow: boolean }; note?: string } =
+        still
+          ? { at: { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow } }
+          : await head();
+      const at = current.at;
       if (!at) {
         const had = history !== undefined;
         history = undefined;
@@ -548,7 +570,10 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         rebuild();
         headStamp = undefined;
         state = stateKeyOf(undefined, dirty);
-        return { changed: had ? "all" : new Set() };
+        return {
+          changed: had ? "all" : new Set(),
+          ...(current.note ? { note: current.note } : {}),
+        };
       }
       shallow = at.shallow;
       const [read, found] = await Promise.all([readHistory(at), status(at.prefix)]);
