@@ -10,18 +10,28 @@
 // (Node's is the file system's).
 import { readdirSync, statSync } from "node:fs";
 
-/** A file's modification time (epoch ms), size (bytes) and inode number (0 where none is given). */
+/**
+ * A file's modification time (epoch ms), size (bytes), inode number and
+ * status change time (epoch ms; each 0 where none is given).
+ */
 export interface StatStamp {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
+  readonly ctime: number;
 }
 
 /** The part of Deno's namespace used here (the global exists only under Deno). */
 interface DenoFileSystem {
   statSync(
     path: string,
-  ): { mtime: Date | null; size: number; ino: number | null; isDirectory: boolean };
+  ): {
+    mtime: Date | null;
+    size: number;
+    ino: number | null;
+    ctime?: Date | null;
+    isDirectory: boolean;
+  };
   readDirSync(
     path: string,
   ): Iterable<{ name: string; isFile: boolean; isDirectory: boolean; isSymlink: boolean }>;
@@ -43,19 +53,24 @@ const deno = (() => {
  * @example
  * ```ts
  * import { statStamp } from "./file_system.ts";
- * statStamp("/site/content/docs/intro.md"); // { mtime: 1763700000000, size: 2048, ino: 1234567 }
+ * statStamp("/site/content/docs/intro.md"); // { mtime: 1763700000000, size: 2048, ino: 1234567, ctime: … }
  * ```
  */
 export const statStamp: (path: string) => StatStamp = deno ? denoStamp(deno) : (path) => {
   const info = statSync(path);
-  return { mtime: info.mtimeMs, size: info.size, ino: info.ino };
+  return { mtime: info.mtimeMs, size: info.size, ino: info.ino, ctime: info.ctimeMs };
 };
 
 function denoStamp(deno: DenoFileSystem): (path: string) => StatStamp {
   return (path) => {
     const info = deno.statSync(path);
     // A file system without modification times gives none: NaN, as `node:fs` says it.
-    return { mtime: info.mtime?.getTime() ?? NaN, size: info.size, ino: info.ino ?? 0 };
+    return {
+      mtime: info.mtime?.getTime() ?? NaN,
+      size: info.size,
+      ino: info.ino ?? 0,
+      ctime: info.ctime?.getTime() ?? 0,
+    };
   };
 }
 

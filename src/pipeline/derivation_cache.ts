@@ -14,7 +14,7 @@ import { sha256HexSync } from "../util/sha256.ts";
 
 /**
  * One file's entry as the cache keeps it: `[plugin, file, size, mtime, ino,
- * checksum, readAt, extra, result]`. `file` is relative to the content
+ * ctime, checksum, readAt, extra, result]`. `file` is relative to the content
  * root; `checksum` is `null` where the bytes were not read (a file over the
  * size limit); `readAt` is when it was read (a file modified near then is
  * checked by checksum); `extra` the commit dates it was derived with
@@ -28,6 +28,7 @@ export type CachedFileRow = readonly [
   size: number,
   mtime: number,
   ino: number,
+  ctime: number,
   checksum: string | null,
   readAt: number,
   extra: CommitDates | null,
@@ -189,6 +190,7 @@ export function rowOf(entry: Entry<IndexedFile>, file: string): CachedFileRow | 
     entry.size,
     entry.mtime,
     entry.ino,
+    entry.ctime,
     entry.checksum ?? null,
     entry.readAt,
     (entry.extra as CommitDates | undefined) ?? null,
@@ -215,12 +217,13 @@ export function entryOf(
   root: string,
   prefixOf: ReadonlyMap<string, string>,
 ): Entry<IndexedFile> | undefined {
-  if (!Array.isArray(row) || row.length !== 9) return undefined;
-  const [plugin, file, size, mtime, ino, checksum, readAt, extra, kept] = row;
+  if (!Array.isArray(row) || row.length !== 10) return undefined;
+  const [plugin, file, size, mtime, ino, ctime, checksum, readAt, extra, kept] = row;
   const prefix = prefixOf.get(plugin);
   if (
     prefix === undefined || typeof file !== "string" || typeof size !== "number" ||
-    typeof mtime !== "number" || typeof ino !== "number" || typeof readAt !== "number" ||
+    typeof mtime !== "number" || typeof ino !== "number" || typeof ctime !== "number" ||
+    typeof readAt !== "number" ||
     typeof kept !== "object" || kept === null
   ) return undefined;
   const path = prefix === "" ? file : file.slice(prefix.length + 1);
@@ -237,6 +240,7 @@ export function entryOf(
     mtime,
     size,
     ino,
+    ctime,
     ...(typeof checksum === "string" ? { checksum } : {}),
     readAt,
     ...(extra !== null ? { extra } : {}),

@@ -9,11 +9,17 @@ import process from "node:process";
 import { setImmediate } from "node:timers";
 import type { FoundFile } from "./list.ts";
 
-/** A file's modification time (epoch ms), size (bytes) and inode number (0 where none is given). */
+/**
+ * A file's modification time (epoch ms), size (bytes), inode number (0
+ * where none is given) and status change time (epoch ms, 0 where none is
+ * given): a write changes the last, whatever the modification time is set
+ * back to (`touch -r`, `cp -p`, an archive's fixed times).
+ */
 export interface Stamp {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
+  readonly ctime: number;
 }
 /**
  * The process's working folder (config objects resolve `path` against it).
@@ -120,8 +126,8 @@ export async function stampAll(
   for (let i = 0; i < files.length; i++) {
     const { path, abs } = files[i];
     try {
-      const { mtime, size, ino } = statStamp(abs);
-      out.push({ path, abs, mtime, size, ino });
+      const { mtime, size, ino, ctime } = statStamp(abs);
+      out.push({ path, abs, mtime, size, ino, ctime });
     } catch (error) {
       failed(files[i], (error as { code?: string }).code ?? "unreadable");
     }
@@ -167,8 +173,8 @@ export async function entryInfo(
       : info.isFile()
       ? "file"
       : "other";
-    return { kind, mtime: info.mtimeMs, size: info.size, ino: info.ino };
+    return { kind, mtime: info.mtimeMs, size: info.size, ino: info.ino, ctime: info.ctimeMs };
   } catch {
-    return { kind: "missing", mtime: 0, size: 0, ino: 0 };
+    return { kind: "missing", mtime: 0, size: 0, ino: 0, ctime: 0 };
   }
 }

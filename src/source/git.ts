@@ -709,7 +709,7 @@ export function commonDirOf(gitDir: string): string {
 export function fileStamp(path: string): string {
   try {
     const info = statSync(path);
-    return `${info.ino}:${info.size}:${info.mtimeMs}`;
+    return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
   } catch {
     return "-";
   }

@@ -19,6 +19,7 @@ import { statStamp } from "../adapters/file_system.ts";
 import { commonDirOf, execGit, fileStamp, gitArgs, gitEnv, refStamp, stateKeyOf } from "./git.ts";
 import { RACY_MS, type ReadStamps } from "./loader_types.ts";
 import { entryNames } from "./list.ts";
+import { sameStamp } from "./stamp.ts";
 
 /** What a stopping server found git vouching for, for the next start (kept with the full feed). */
 export interface GitVouch {
@@ -36,8 +37,8 @@ export interface GitVouch {
   readonly dirty: readonly string[];
   /** Every folder listed, with its modification time: no entry was added, removed or renamed. */
   readonly folders: readonly (readonly [string, number])[];
-  /** The files git does not vouch for, stamped (path, size, mtime, inode). */
-  readonly files: readonly (readonly [string, number, number, number])[];
+  /** The files git does not vouch for, stamped (path, size, mtime, inode, ctime). */
+  readonly files: readonly (readonly [string, number, number, number, number])[];
   /**
    * Every file git reads attributes from for the content, stamped (`"-"`
    * where there was none): an attribute added since the stop may make git's
@@ -294,7 +295,8 @@ const CONVERTING = ["text", "eol", "crlf", "filter", "ident", "working-tree-enco
  *     listedAt: 1_700_000_100_000,
  *     recent: new Map(),
  *     warned: false,
- *     files: [{ abs: "/site/content/a.md", size: 10, mtime: 1_700_000_000_000, ino: 12 }],
+ *     files: [{ abs: "/site/content/a.md", size: 10, mtime: 1_700_000_000_000, ino: 12,
+ *       ctime: 1_700_000_000_000 }],
  *   },
  *   "…", // the tracker's state key
  *   (path) => path.endsWith(".md"), // whether git dates the file
@@ -396,20 +398,17 @@ export function vouchAtStop(
     folders.push([path, mtime]);
   }
   const dirtySet = new Set(dirty);
-  const files: [string, number, number, number][] = [];
+  const files: [string, number, number, number, number][] = [];
   for (const file of read.files) {
     try {
-      const now = statStamp(file.abs);
-      if (now.mtime !== file.mtime || now.size !== file.size || now.ino !== file.ino) {
-        return undefined;
-      }
+      if (!sameStamp(statStamp(file.abs), file)) return undefined;
     } catch {
       return undefined;
     }
     const path = file.abs.startsWith(base) ? file.abs.slice(base.length) : undefined;
     // A file with no commit dates is dated by its modification time, which git does not vouch for.
     if (path === undefined || !tracked.has(path) || dirtySet.has(path) || !dated(path)) {
-      files.push([file.abs, file.size, file.mtime, file.ino]);
+      files.push([file.abs, file.size, file.mtime, file.ino, file.ctime]);
     }
   }
   // Stamped after git asked them: what it read is what was stamped, or a change shows.
@@ -467,9 +466,8 @@ function sameStamps(vouch: GitVouch): boolean {
   for (const [path, stamp] of vouch.attributes) if (fileStamp(path) !== stamp) return false;
   try {
     for (const [path, mtime] of vouch.folders) if (statStamp(path).mtime !== mtime) return false;
-    for (const [path, size, mtime, ino] of vouch.files) {
-      const now = statStamp(path);
-      if (now.mtime !== mtime || now.size !== size || now.ino !== ino) return false;
+    for (const [path, size, mtime, ino, ctime] of vouch.files) {
+      if (!sameStamp(statStamp(path), { size, mtime, ino, ctime })) return false;
     }
     return true;
   } catch {
@@ -498,8 +496,8 @@ export function isGitVouch(value: unknown): value is GitVouch {
     v.folders.every((f) => Array.isArray(f) && f.length === 2 && text(f[0]) && number(f[1])) &&
     Array.isArray(v.files) &&
     v.files.every((f) =>
-      Array.isArray(f) && f.length === 4 && text(f[0]) && number(f[1]) && number(f[2]) &&
-      number(f[3])
+      Array.isArray(f) && f.length === 5 && text(f[0]) && number(f[1]) && number(f[2]) &&
+      number(f[3]) && number(f[4])
     ) &&
     Array.isArray(v.attributes) &&
     v.attributes.every((a) => Array.isArray(a) && a.length === 2 && text(a[0]) && text(a[1])) &&

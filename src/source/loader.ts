@@ -25,6 +25,7 @@ import {
   sameFileSync,
 } from "./read_file.ts";
 import { isContentPath } from "./select.ts";
+import { sameStamp } from "./stamp.ts";
 import { contentPath } from "../util/path.ts";
 import { textWork } from "../util/work_counts.ts";
 
@@ -107,21 +108,22 @@ export function createLoader<T extends object>(
     mtime: found.mtime,
     size: found.size,
     ino: found.ino,
+    ctime: found.ctime,
     maxSize: config.maxFileSize,
     extra: extraFor?.(shown),
   });
   /**
-   * Whether a file read before can be reused as it is (`yes`): same size,
-   * modification time and inode. One a previous process read, modified
-   * within {@link RACY_MS} of that read or after it (a clock that moved
-   * back, a time in the future), is `verify`: its checksum says, as the
-   * write that followed the read may have left the stamp as it was. (In
-   * this process the watcher names such a write, and a request that finds
-   * a file's bytes changed has it read again.)
+   * Whether a file read before can be reused as it is (`yes`): the same
+   * stamp (`stamp.ts`: size, modification time, inode, status change time).
+   * One a previous process read, modified within {@link RACY_MS} of that
+   * read or after it (a clock that moved back, a time in the future), is
+   * `verify`: its checksum says, as the write that followed the read may
+   * have left the stamp as it was. (In this process the watcher names such
+   * a write, and a request that finds a file's bytes changed has it read
+   * again.)
    */
   const reusable = (old: Entry<T> | undefined, stamp: Stamp): "yes" | "verify" | "no" => {
-    if (old === undefined || old.mtime !== stamp.mtime || old.size !== stamp.size) return "no";
-    if (old.ino !== 0 && stamp.ino !== 0 && old.ino !== stamp.ino) return "no";
+    if (old === undefined || !sameStamp(old, stamp)) return "no";
     if (old.checksum !== undefined && kept.has(old) && stamp.mtime >= old.readAt - RACY_MS) {
       return "verify";
     }
@@ -334,7 +336,9 @@ export function createLoader<T extends object>(
     if (!listedOnce) return undefined;
     for (const entry of cache.values()) {
       if (!Number.isFinite(entry.mtime)) return undefined;
-      if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
+      if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) {
+        return undefined;
+      }
     }
     return cache;
   };
@@ -346,7 +350,13 @@ export function createLoader<T extends object>(
       if (!entries) return undefined;
       const files: StampedFile[] = [];
       for (const [key, entry] of entries) {
-        files.push({ key, size: entry.size, mtime: entry.mtime, ino: entry.ino });
+        files.push({
+          key,
+          size: entry.size,
+          mtime: entry.mtime,
+          ino: entry.ino,
+          ctime: entry.ctime,
+        });
       }
       return stampsKey(files, listing.warnings);
     },
@@ -379,7 +389,13 @@ export function createLoader<T extends object>(
       if (!entries) return undefined;
       const files: ReadStamp[] = [];
       for (const entry of entries.values()) {
-        files.push({ abs: entry.abs, size: entry.size, mtime: entry.mtime, ino: entry.ino });
+        files.push({
+          abs: entry.abs,
+          size: entry.size,
+          mtime: entry.mtime,
+          ino: entry.ino,
+          ctime: entry.ctime,
+        });
       }
       return {
         folders: folderStamps,
@@ -430,7 +446,14 @@ export function createLoader<T extends object>(
           }
           if (!owner.select(path)) continue;
           const shown = contentPath(owner.plugin.path, path);
-          const found = { path, abs, mtime: info.mtime, size: info.size, ino: info.ino };
+          const found = {
+            path,
+            abs,
+            mtime: info.mtime,
+            size: info.size,
+            ino: info.ino,
+            ctime: info.ctime,
+          };
           const old = entries().get(key);
           const reuse = reread ? "no" : reusable(old, info);
           if (reuse === "yes") continue;
@@ -505,11 +528,11 @@ export async function listedStampsKey(
   const files: StampedFile[] = [];
   for (const { selector: { plugin }, files: found } of listed.found) {
     for (const file of found) {
-      const { mtime, size, ino } = file;
-      if (mtime === undefined || size === undefined || ino === undefined) {
+      const { mtime, size, ino, ctime } = file;
+      if (mtime === undefined || size === undefined || ino === undefined || ctime === undefined) {
         return { key: undefined, listed };
       }
-      files.push({ key: entryKey(plugin.name, file.abs), size, mtime, ino });
+      files.push({ key: entryKey(plugin.name, file.abs), size, mtime, ino, ctime });
     }
   }
   return { key: stampsKey(files, listed.warnings), listed };

@@ -200,6 +200,11 @@ export interface Entry<T> {
   readonly size: number;
   /** Inode number (0 where none is known: then it is not compared). */
   readonly ino: number;
+  /**
+   * Status change time (epoch ms; 0 where none is known: then it is not
+   * compared): a write sets it, whatever the modification time is put back to.
+   */
+  readonly ctime: number;
   /** SHA-256 of the bytes `result` was made from, where they were read. */
   readonly checksum?: string;
   /** When the read began (epoch ms): see {@link RACY_MS}. */
@@ -222,6 +227,7 @@ export interface ReadStamp {
   readonly size: number;
   readonly mtime: number;
   readonly ino: number;
+  readonly ctime: number;
 }
 
 /** What a stopping server's content was read from, as a loader tells it. */

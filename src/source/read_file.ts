@@ -4,6 +4,7 @@ import { setImmediate } from "node:timers";
 import { fileChecksum } from "./file_hash.ts";
 import { formatSize } from "../util/size.ts";
 import { type FileRead, readRegularFile, readRegularFileSync } from "./read_regular.ts";
+import { sameStamp } from "./stamp.ts";
 import { parseBody, parseFile } from "./parse.ts";
 import type { LeftOutReason, LeftOutWarning, ParsedFile } from "./parsed_file.ts";
 
@@ -25,6 +26,7 @@ export interface ReadJob {
   readonly mtime?: number;
   readonly size?: number;
   readonly ino?: number;
+  readonly ctime?: number;
   /** Larger files are left out with a warning, unread (config `max_file_size`). */
   readonly maxSize: number;
   /** What the loader's owner attached to this file for `prepare` (its commit dates, say). */
@@ -43,6 +45,8 @@ export interface ReadResult {
   readonly size: number;
   /** Inode number (0 where the file system gives none, or the file could not be read). */
   readonly ino: number;
+  /** Status change time (0 where the file system gives none, or the file could not be read). */
+  readonly ctime: number;
   /** SHA-256 of the bytes read (none when they were not read). */
   readonly checksum?: string;
   /** When the read began (epoch ms): a file modified since may show the same stamp. */
@@ -88,6 +92,7 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
       mtime: NaN,
       size: NaN,
       ino: 0,
+      ctime: 0,
       readAt,
     };
   }
@@ -99,6 +104,7 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
       mtime: NaN,
       size: NaN,
       ino: 0,
+      ctime: 0,
       readAt,
     };
   }
@@ -106,16 +112,17 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
   const mtime = job.mtime ?? read.mtime;
   const size = job.size ?? read.size;
   const ino = job.ino ?? read.ino;
+  const ctime = job.ctime ?? read.ctime;
   if (read.kind === "too large") {
     const message = `${formatSize(read.size)}, larger than max_file_size (${
       formatSize(job.maxSize)
     }); left out`;
-    return { abs, plugin, result: warning(message, "too large"), mtime, size, ino, readAt };
+    return { abs, plugin, result: warning(message, "too large"), mtime, size, ino, ctime, readAt };
   }
   const checksum = fileChecksum(read.bytes);
   const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
   const result = parseFile(read.bytes, meta, job.shown);
-  return { abs, plugin, result, mtime, size, ino, checksum, readAt };
+  return { abs, plugin, result, mtime, size, ino, ctime, checksum, readAt };
 }
 
 /**
@@ -155,7 +162,7 @@ export async function sameChecksum(
  * ```ts
  * import { sameFileSync } from "./read_file.ts";
  * sameFileSync({ abs: "/site/content/docs/intro.md", size: 2048, mtime: 1763700000000, ino: 42,
- *   checksum: "9f2c…" }, 10 * 1024 * 1024); // false: another checksum
+ *   ctime: 1763700000000, checksum: "9f2c…" }, 10 * 1024 * 1024); // false: another checksum
  * ```
  */
 export function sameFileSync(
@@ -164,6 +171,7 @@ export function sameFileSync(
     readonly size: number;
     readonly mtime: number;
     readonly ino: number;
+    readonly ctime: number;
     readonly checksum?: string;
   },
   maxSize: number,
@@ -171,8 +179,7 @@ export function sameFileSync(
   if (file.checksum === undefined) return false;
   try {
     const read = readRegularFileSync(file.abs, maxSize);
-    return read.kind === "file" && read.size === file.size && read.mtime === file.mtime &&
-      (file.ino === 0 || read.ino === 0 || read.ino === file.ino) &&
+    return read.kind === "file" && sameStamp(read, file) &&
       fileChecksum(read.bytes) === file.checksum;
   } catch {
     return false;

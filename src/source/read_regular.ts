@@ -42,12 +42,15 @@ export type FileRead =
     readonly size: number;
     /** The file's inode number (0 where the file system gives none). */
     readonly ino: number;
+    /** Its status change time (epoch ms). */
+    readonly ctime: number;
   }
   | {
     readonly kind: "too large";
     readonly mtime: number;
     readonly size: number;
     readonly ino: number;
+    readonly ctime: number;
   }
   | { readonly kind: "not a regular file"; readonly what: string };
 
@@ -66,7 +69,13 @@ function whatIs(info: Stats): string {
 function classify(info: Stats, maxSize: number): FileRead | undefined {
   if (!info.isFile()) return { kind: "not a regular file", what: whatIs(info) };
   if (info.size > maxSize) {
-    return { kind: "too large", mtime: info.mtimeMs, size: info.size, ino: info.ino };
+    return {
+      kind: "too large",
+      mtime: info.mtimeMs,
+      size: info.size,
+      ino: info.ino,
+      ctime: info.ctimeMs,
+    };
   }
   return undefined;
 }
@@ -100,7 +109,14 @@ export function readRegularFileSync(path: string, maxSize: number): FileRead {
       at += got;
     }
     const read = at === bytes.length ? bytes : bytes.subarray(0, at);
-    return { kind: "file", bytes: read, mtime: info.mtimeMs, size: info.size, ino: info.ino };
+    return {
+      kind: "file",
+      bytes: read,
+      mtime: info.mtimeMs,
+      size: info.size,
+      ino: info.ino,
+      ctime: info.ctimeMs,
+    };
   } finally {
     closeSync(fd);
   }
@@ -139,9 +155,17 @@ export function readRegularFile(path: string, maxSize: number): Promise<FileRead
           mtime: info.mtimeMs,
           size: bytes.length,
           ino: info.ino,
+          ctime: info.ctimeMs,
         });
       }
-      resolve({ kind: "file", bytes, mtime: info.mtimeMs, size: info.size, ino: info.ino });
+      resolve({
+        kind: "file",
+        bytes,
+        mtime: info.mtimeMs,
+        size: info.size,
+        ino: info.ino,
+        ctime: info.ctimeMs,
+      });
     });
   });
 }
