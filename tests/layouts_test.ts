@@ -538,6 +538,41 @@ describe("git dates (SPEC 4)", () => {
     }
   });
 
+  it("a shallow clone deepened while no server ran: its history is read again, as a fresh start reads it", async (t) => {
+    if (!hasGit) return t.skip("no git here");
+    const origin = await makeOrigin({
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+    });
+    const clone = `${origin}-clone`;
+    try {
+      await writeFile(join(origin, "docs/b.md"), md({ title: "B" }, `${LONG} Edited.`));
+      git(origin, ["commit", "-qam", "two"], "2022-03-04T10:00:00Z");
+      await writeFile(join(origin, "docs/a.md"), md({ title: "A" }, `${LONG} Edited.`));
+      git(origin, ["commit", "-qam", "three"], "2023-05-06T10:00:00Z");
+      git(tmpdir(), ["clone", "-q", "--depth", "1", `file://${origin}`, clone]);
+      const lastUpdates = async () => {
+        const api = await createContentApi({
+          config: join(clone, "services.yaml"),
+          logger: memoryLogger(),
+        });
+        const dates = ["docs/a", "docs/b"].map((path) => api.index.byPath.get(path)!.last_update);
+        api.close();
+        return dates;
+      };
+      // One commit deep: the boundary commit holds every file.
+      assert.deepEqual(await lastUpdates(), ["2023-05-06", "2023-05-06"]);
+      // A commit deeper, HEAD where it was: b.md's last change is in sight now.
+      git(clone, ["fetch", "-q", "--deepen", "1"]);
+      const restarted = await lastUpdates();
+      assert.deepEqual(restarted, ["2023-05-06", "2022-03-04"]);
+      await rm(join(clone, ".content-feed"), { recursive: true, force: true });
+      assert.deepEqual(await lastUpdates(), restarted, "a fresh start");
+    } finally {
+      for (const path of [origin, clone]) await rm(path, { recursive: true, force: true });
+    }
+  });
+
   it("a partial clone without its blobs: its history and its work tree's changes are read", async (t) => {
     if (!hasGit) return t.skip("no git here");
     const origin = await makeOrigin({

@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
+import { sha256HexSync } from "../util/sha256.ts";
 
 /** A file's commit dates, epoch ms. */
 export interface CommitDates {
@@ -156,8 +157,12 @@ export interface GitHistory {
   readonly head: string;
   /** Where the content root sits in the work tree (`docs/`, or `""`). */
   readonly prefix: string;
-  /** Whether the clone was shallow. */
-  readonly shallow: boolean;
+  /**
+   * Where the clone's history ends: `""` for a whole history, else a digest
+   * of its boundary commits (`.git/shallow`), which a deeper fetch changes
+   * (then the history is read again, whole) while HEAD stays.
+   */
+  readonly shallow: string;
   /**
    * Each file's earliest and latest commit among those reachable from
    * `head`, by path relative to the content root.
@@ -219,7 +224,7 @@ type GitRunner = (args: readonly string[]) => Promise<GitRun>;
  */
 async function headOf(git: GitRunner): Promise<{
   dir: string;
-  head?: { commit: string; prefix: string; shallow: boolean };
+  head?: { commit: string; prefix: string; shallow: string };
   refused?: string;
 }> {
   const run = await git([
@@ -238,7 +243,19 @@ async function headOf(git: GitRunner): Promise<{
     const said = lines.find((line) => line.startsWith("fatal:")) ?? lines[0];
     return { dir, ...(said ? { refused: said } : {}) };
   }
-  return { dir, head: { commit, prefix, shallow: shallow.trim() === "true" } };
+  return {
+    dir,
+    head: { commit, prefix, shallow: shallow.trim() === "true" ? boundaryOf(dir) : "" },
+  };
+}
+
+/** A digest of a shallow clone's boundary commits (`shallow` in its git folder). */
+function boundaryOf(gitDir: string): string {
+  try {
+    return sha256HexSync(readFileSync(`${commonDirOf(gitDir)}/shallow`, "utf8"));
+  } catch {
+    return "shallow"; // unknown: no digest equals it, so a kept history is read again
+  }
 }
 
 /** The work tree's changed files, by path relative to the root (the named ones, or all). */
@@ -278,11 +295,11 @@ function under(paths: Iterable<string>, prefix: string): Set<string> {
  * @example
  * ```ts
  * import { stateKeyOf } from "./git.ts";
- * stateKeyOf({ commit: "3f2a", prefix: "docs/", shallow: false }, new Set(["a.md"]));
+ * stateKeyOf({ commit: "3f2a", prefix: "docs/", shallow: "" }, new Set(["a.md"]));
  * ```
  */
 export function stateKeyOf(
-  head: { commit: string; prefix: string; shallow: boolean } | undefined,
+  head: { commit: string; prefix: string; shallow: string } | undefined,
   dirty: ReadonlySet<string>,
 ): string {
   if (!head) return "no commit";
@@ -412,7 +429,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
    * commits touched, or `"all"`.
    */
   const readHistory = async (
-    at: { commit: string; prefix: string; shallow: boolean },
+    at: { commit: string; prefix: string; shallow: string },
   ): Promise<{ changed: ReadonlySet<string> | "all"; note?: string }> => {
     if (
       history && history.head === at.commit && history.prefix === at.prefix &&
@@ -558,7 +575,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       }
       // While the stamp stays the same, so do HEAD and the history: a listing asks only what
       // changed in the work tree.
-      const current: { at?: { commit: string; prefix: string; shallow: boolean }; note?: string } =
+      const current: { at?: { commit: string; prefix: string; shallow: string }; note?: string } =
         still
           ? { at: { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow } }
           : await head();
@@ -575,7 +592,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
           ...(current.note ? { note: current.note } : {}),
         };
       }
-      shallow = at.shallow;
+      shallow = at.shallow !== "";
       const [read, found] = await Promise.all([readHistory(at), status(at.prefix)]);
       headStamp = stamp;
       const wasDirty = dirty;

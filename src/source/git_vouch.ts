@@ -375,7 +375,7 @@ export function vouchAtStop(
   if (status === undefined || status.commit !== commit) return undefined;
   const dirty = status.dirty;
   // The dates the server gave were read from this HEAD and this work tree.
-  if (stateKeyOf({ commit, prefix, shallow: false }, new Set(dirty)) !== stateKey) return undefined;
+  if (stateKeyOf({ commit, prefix, shallow: "" }, new Set(dirty)) !== stateKey) return undefined;
   // After git: every folder and file as the server listed and read it, so git's "clean" was of
   // the bytes it read.
   const folders: [string, number][] = [];

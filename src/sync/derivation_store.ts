@@ -203,7 +203,7 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
           git = {
             head,
             prefix: meta.get("git.prefix") ?? "",
-            shallow: meta.get("git.shallow") === "true",
+            shallow: shallowOf(meta.get("git.shallow")),
             files,
           };
         } catch {
@@ -241,7 +241,7 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
         for (const [path, dates] of history.files) files.push([path, dates.first, dates.last]);
         putMeta.run("git.head", history.head);
         putMeta.run("git.prefix", history.prefix);
-        putMeta.run("git.shallow", String(history.shallow));
+        putMeta.run("git.shallow", history.shallow);
         putMeta.run("git.files", JSON.stringify(files));
       });
     },
@@ -254,4 +254,13 @@ function rollback(db: DatabaseSync): void {
   } catch {
     // SQLite rolled back already
   }
+}
+
+/**
+ * The kept history's `shallow`: a digest of the boundary, `""` for a whole
+ * history; `"true"` and `"false"`, as an earlier version kept it, read as a
+ * boundary not known (read again) and as a whole history.
+ */
+function shallowOf(kept: string | undefined): string {
+  return kept === undefined || kept === "false" ? "" : kept === "true" ? "shallow" : kept;
 }
