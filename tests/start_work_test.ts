@@ -312,13 +312,22 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
         );
         assert.equal(first.index.items.length, 6);
       });
+      // A file where the state folder would be: said so, and no journal is said to be kept.
+      await rm(join(root, ".content-feed"), { recursive: true });
+      await writeFile(join(root, ".content-feed"), "not a folder");
+      const file = await started(root, (api, warnings) => ({ load: api.lastLoad, warnings }));
+      assert.equal(file.warnings.length, 1, file.warnings.join("\n"));
+      assert.match(file.warnings[0], /\.content-feed is a file, not a folder/);
+      assert.doesNotMatch(file.warnings[0], /kept for a later start/);
+      assert.equal(file.load.derived, 6);
+      await rm(join(root, ".content-feed"));
       if (process.getuid?.() !== 0) {
         // A folder that cannot be written (root could write it anyway).
-        await rm(join(root, ".content-feed"), { recursive: true });
         await chmod(root, 0o555);
         try {
           const ro = await started(root, (api, warnings) => ({ load: api.lastLoad, warnings }));
           assert.equal(ro.warnings.length, 1);
+          assert.match(ro.warnings[0], /cannot be (made|written) \(/);
           assert.equal(ro.load.derived, 6);
         } finally {
           await chmod(root, 0o755);

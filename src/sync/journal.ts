@@ -96,7 +96,11 @@ export function createJournal(options: JournalOptions): Journal {
           ? `${error.message}: another server on this state folder? This one keeps a journal of its own in memory, whose cursors last as long as this process, and no derivation cache`
           : `${options.folder}: cannot keep the sync journal there (${
             (error as Error).message
-          }); it lives in memory, and its cursors last as long as this process (${JOURNAL_FILE} is kept for a later start); every start derives every file`,
+          }); it lives in memory, and its cursors last as long as this process${
+            error instanceof JournalUnavailable && !error.fileKept
+              ? ""
+              : ` (${JOURNAL_FILE} is kept for a later start)`
+          }; every start derives every file`,
       );
     }
   }

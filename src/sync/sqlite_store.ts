@@ -5,7 +5,8 @@
 // client holds, and leaves a database that opens. One process at a time
 // holds it (SPEC 12 "Honest failure": two writers would give one sequence
 // number to two changes, and answer cursors short).
-import { mkdirSync, renameSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import type { CacheKey, DerivationCache } from "../pipeline/derivation_cache.ts";
 import { derivationTables, isCacheTable } from "./derivation_store.ts";
@@ -50,6 +51,8 @@ export interface JournalStore {
 export class JournalUnavailable extends Error {
   /** `held`: another process has it open; `unusable`: it cannot be opened or written here. */
   readonly reason: "held" | "unusable";
+  /** Whether a journal file is there, left as it is for a later start. */
+  readonly fileKept: boolean;
 
   /**
    * @example
@@ -58,10 +61,11 @@ export class JournalUnavailable extends Error {
    * new JournalUnavailable("held", "database is locked").reason; // "held"
    * ```
    */
-  constructor(reason: "held" | "unusable", message: string) {
+  constructor(reason: "held" | "unusable", message: string, fileKept = true) {
     super(message);
     this.name = "JournalUnavailable";
     this.reason = reason;
+    this.fileKept = fileKept;
   }
 }
 
@@ -197,9 +201,58 @@ function unavailable(file: string, error: unknown): JournalUnavailable {
   const held = code === undefined
     ? /^database (table )?is locked\b/.test(message)
     : code === SQLITE_BUSY || code === SQLITE_LOCKED;
-  return held
-    ? new JournalUnavailable("held", `${file}: another process holds the sync journal (${message})`)
-    : new JournalUnavailable("unusable", message);
+  if (held) {
+    return new JournalUnavailable(
+      "held",
+      `${file}: another process holds the sync journal (${message})`,
+    );
+  }
+  const folder = file.slice(0, file.lastIndexOf("/"));
+  const why = folderProblem(folder);
+  return new JournalUnavailable(
+    "unusable",
+    why === undefined || message.includes(why) ? message : `${why}: ${message}`,
+    isFile(file),
+  );
+}
+
+/**
+ * What is wrong with a state folder, in words, where the file system says
+ * (SQLite's own message for a read-only folder is "disk I/O error", and
+ * Node's for a file in its place "EEXIST … mkdir"); `undefined` when a file
+ * can be made in it.
+ */
+function folderProblem(folder: string): string | undefined {
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is a file, not a folder`;
+  } catch (error) {
+    return `${folder} cannot be made (${(error as { code?: string }).code ?? "error"})`;
+  }
+  const probe = `${folder}/.probe-${process.pid}`;
+  try {
+    writeFileSync(probe, "");
+    rmSync(probe, { force: true });
+    return undefined;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "error";
+    const said = code === "EROFS"
+      ? "a read-only file system"
+      : code === "ENOSPC"
+      ? "the disk is full"
+      : code === "EACCES" || code === "EPERM"
+      ? "no permission to write"
+      : code;
+    return `${folder} cannot be written (${said})`;
+  }
+}
+
+/** Whether a path is a file (a journal a later start may go on with). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The columns of each table of a journal, in order. */
