@@ -788,12 +788,12 @@ async function serveFirstIndex(
       clearTimeout(flushTimer);
       flushTimer = undefined;
       // The pipeline's state is the served index's: no build under way, waiting, or failed.
-      const settled = building === 0 && waiting === undefined && !failedBuild;
+      const asServed = building === 0 && waiting === undefined && !failedBuild;
       // Files read near a change are read again, so that their stamps vouch for the next start.
-      if (settled) pipeline.settleRacy?.();
+      if (asServed) pipeline.settleRacy?.();
       pipeline.flush();
       // What the served index was made from, when the pipeline can still tell.
-      const content = settled ? pipeline.restartKey() : undefined;
+      const content = asServed ? pipeline.restartKey() : undefined;
       keepImage(
         config,
         journal,

@@ -97,6 +97,33 @@ async function untilPast(time: number): Promise<void> {
   }
 }
 
+/**
+ * A server whose start reads `files` near their change (stamped half a second
+ * ahead), stopped once those times are old enough for a later write to show
+ * in them; `serving` runs while it serves, given that time. The full feed it
+ * served.
+ */
+async function runNear(
+  root: string,
+  files: readonly string[],
+  serving: (near: number) => Promise<void> = async () => {},
+) {
+  const near = Date.now() + 500;
+  for (const file of files) await utimes(join(root, file), new Date(near), new Date(near));
+  const api = await createContentApi({
+    config: join(root, "services.yaml"),
+    logger: memoryLogger(),
+  });
+  try {
+    const served = await seen(api.fetch);
+    await serving(near);
+    await untilPast(near + RACY_MS);
+    return served;
+  } finally {
+    api.close();
+  }
+}
+
 /** The full feed as a client sees it: bytes and validators, identity and gzip. */
 async function seen(handle: (request: Request) => Response | Promise<Response>) {
   const identity = await handle(
@@ -307,23 +334,8 @@ describe("a restart with nothing changed serves the kept full feed before its in
   it("files read near a change are read again as the server stops: the next start serves the kept feed", async () => {
     await onSite(async (root) => {
       await settle(root);
-      // Two files changed a moment before the start (a checkout, a pull): read near their change.
-      const near = Date.now() + 500;
-      for (const file of ["docs/s0/doc-0.md", "docs/s1/doc-1.md"]) {
-        await utimes(join(root, file), new Date(near), new Date(near));
-      }
-      const api = await createContentApi({
-        config: join(root, "services.yaml"),
-        logger: memoryLogger(),
-      });
-      let served;
-      try {
-        served = await seen(api.fetch);
-        // The stop comes once those times are old enough for a later write to show in them.
-        await untilPast(near + RACY_MS);
-      } finally {
-        api.close();
-      }
+      // Two files changed a moment before the start (a checkout, a pull).
+      const served = await runNear(root, ["docs/s0/doc-0.md", "docs/s1/doc-1.md"]);
       const after = await restart(root);
       assert.ok(after.early, "the kept feed, at once");
       assert.deepEqual(after.early.bytes, served.bytes);
@@ -337,23 +349,14 @@ describe("a restart with nothing changed serves the kept full feed before its in
     await onSite(async (root) => {
       await settle(root);
       const file = join(root, "docs/s0/doc-0.md");
-      const near = Date.now() + 500;
-      await utimes(file, new Date(near), new Date(near));
-      const api = await createContentApi({
-        config: join(root, "services.yaml"),
-        logger: memoryLogger(),
-      });
-      try {
-        const before = new TextDecoder().decode((await seen(api.fetch)).bytes);
-        assert.ok(before.includes('"Doc 0"'));
-        // The same size, other bytes, the time put back: only the checksum tells.
+      const served = await runNear(root, ["docs/s0/doc-0.md"], async (near) => {
+        // The same size, other bytes, the time put back: its status change time or its checksum
+        // tells.
         const text = await readFile(file, "utf8");
         await writeFile(file, text.replace('title: "Doc 0"', 'title: "Dox 0"'));
         await utimes(file, new Date(near), new Date(near));
-        await untilPast(near + RACY_MS);
-      } finally {
-        api.close();
-      }
+      });
+      assert.ok(new TextDecoder().decode(served.bytes).includes('"Doc 0"'));
       const after = await restart(root);
       assert.equal(after.early, undefined);
       assert.ok(new TextDecoder().decode(after.built.bytes).includes('"Dox 0"'));

@@ -50,6 +50,16 @@ async function age(root: string, paths: readonly string[], seconds = 3600): Prom
   for (const path of paths) await utimes(join(root, path), then, then);
 }
 
+/**
+ * Rewrites a file in place (its inode) with `from` replaced by `to` of the
+ * same length, and puts its modification time back (or sets it to `time`).
+ */
+async function rewriteInPlace(path: string, from: string, to: string, time?: Date) {
+  const mtime = time ?? (await stat(path)).mtime;
+  await writeFile(path, (await readFile(path, "utf8")).replace(from, to));
+  await utimes(path, mtime, mtime);
+}
+
 const contentPaths = (site: Record<string, string>) =>
   Object.keys(site).filter((path) => path.endsWith(".md"));
 
@@ -130,11 +140,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
       // Written now: its stamp is as recent as the cache's read of it.
       const before = await started(root, (api) => api.index.byPath.get("docs/s1/doc-1")!.title);
       assert.equal(before, "Doc 1");
-      const path = join(root, "docs/s1/doc-1.md");
-      const text = await readFile(path, "utf8");
-      const { mtime } = await stat(path);
-      await writeFile(path, text.replace("Doc 1", "Doc 9")); // the same size
-      await utimes(path, mtime, mtime); // and the same modification time
+      await rewriteInPlace(join(root, "docs/s1/doc-1.md"), "Doc 1", "Doc 9");
       const after = await started(root, (api) => ({
         title: api.index.byPath.get("docs/s1/doc-1")!.title,
         load: api.lastLoad,
@@ -154,16 +160,14 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
       await age(root, contentPaths(site));
       const path = join(root, "docs/s1/doc-1.md");
       const rewrite = async (from: string, to: string) => {
-        const { mtime, ctimeMs } = await stat(path);
         // Past the second of the last status change: Deno gives it in whole seconds.
-        const next = (Math.floor(ctimeMs / 1000) + 1) * 1000;
+        const next = (Math.floor((await stat(path)).ctimeMs / 1000) + 1) * 1000;
         while (Date.now() < next + 20) {
           await new Promise((resolve) => setTimeout(resolve, next + 20 - Date.now()));
         }
-        // In place (the same inode), the same size, the time put back (`cp -p`, `touch -r`,
-        // an archive's fixed times): only the status change time, which the system sets, moved.
-        await writeFile(path, (await readFile(path, "utf8")).replace(from, to));
-        await utimes(path, mtime, mtime);
+        // As `cp -p`, `touch -r` or an archive's fixed times do: only the status change time,
+        // which the system sets, moved.
+        await rewriteInPlace(path, from, to);
       };
       assert.equal(
         await started(root, (api) => api.index.byPath.get("docs/s1/doc-1")!.title),
@@ -200,8 +204,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
         (api) => assert.equal(api.index.byPath.get("docs/s2/doc-2")!.title, "Doc 2"),
       );
       // The same size, the same (future) time, other bytes.
-      await writeFile(path, (await readFile(path, "utf8")).replace("Doc 2", "Doc 7"));
-      await utimes(path, future, future);
+      await rewriteInPlace(path, "Doc 2", "Doc 7", future);
       const after = await started(root, (api) => ({
         title: api.index.byPath.get("docs/s2/doc-2")!.title,
         load: api.lastLoad,

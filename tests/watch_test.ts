@@ -21,14 +21,23 @@ function watched(root: string, unwatched: string[]) {
     unwatched,
   );
   assert.ok(stop, "this runtime watches");
-  const until = async (path: string) => {
+  /** Waits for an event naming `path` among those from the `from`th on. */
+  const until = async (path: string, from = 0) => {
     for (let tries = 0; tries < 200; tries++) {
-      if (seen.includes(path)) return;
+      if (seen.indexOf(path, from) !== -1) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     assert.fail(`no event for ${path}; seen ${JSON.stringify(seen)}`);
   };
-  return { seen, errors, stop, until };
+  /** Does `change` and waits for an event naming `path` after it. */
+  const after = async (change: () => Promise<unknown>, path: string) => {
+    const from = seen.length;
+    await change();
+    await until(path, from);
+  };
+  /** Writes a file (relative to the root) and waits for its event. */
+  const wrote = (path: string, text = path) => after(() => writeFile(join(root, path), text), path);
+  return { seen, errors, stop, until, after, wrote };
 }
 
 /** Runs `fn` in a fresh folder (its real path: events name paths under it), always removed. */
@@ -54,18 +63,13 @@ describe("the content watcher leaves its unwatched folders out (Deno's watcher d
       try {
         // Written before the sentinels: one watcher of everything would name it first.
         await writeFile(join(root, ".content-feed/journal.sqlite"), "state");
-        await writeFile(join(root, "top.md"), "top");
-        await watch.until("top.md");
-        await writeFile(join(root, "docs/a/one.md"), "one, edited");
-        await watch.until("docs/a/one.md");
+        await watch.wrote("top.md");
+        await watch.wrote("docs/a/one.md", "one, edited");
         // A folder made later, then a file in it.
-        await mkdir(join(root, "blog"));
-        await watch.until("blog");
-        await writeFile(join(root, "blog/new.md"), "new");
-        await watch.until("blog/new.md");
+        await watch.after(() => mkdir(join(root, "blog")), "blog");
+        await watch.wrote("blog/new.md");
         await writeFile(join(root, ".content-feed/journal.sqlite"), "state, again");
-        await writeFile(join(root, "docs/a/two.md"), "two");
-        await watch.until("docs/a/two.md");
+        await watch.wrote("docs/a/two.md");
         assert.deepEqual(watch.seen.filter(inside(".content-feed/journal.sqlite")), []);
         assert.deepEqual(watch.errors, []);
       } finally {
@@ -82,12 +86,9 @@ describe("the content watcher leaves its unwatched folders out (Deno's watcher d
       const watch = watched(root, [join(root, "site/.state")]);
       try {
         await writeFile(join(root, "site/.state/journal.sqlite"), "state");
-        await writeFile(join(root, "site/page.md"), "page");
-        await watch.until("site/page.md");
-        await writeFile(join(root, "site/docs/doc.md"), "doc");
-        await watch.until("site/docs/doc.md");
-        await writeFile(join(root, "other/deep/x.md"), "x");
-        await watch.until("other/deep/x.md");
+        await watch.wrote("site/page.md");
+        await watch.wrote("site/docs/doc.md");
+        await watch.wrote("other/deep/x.md");
         assert.deepEqual(watch.seen.filter(inside("site/.state")), []);
       } finally {
         watch.stop();
@@ -102,16 +103,12 @@ describe("the content watcher leaves its unwatched folders out (Deno's watcher d
       await mkdir(join(root, "b"));
       const watch = watched(root, [join(root, ".content-feed")]);
       try {
-        await rm(join(root, "a"), { recursive: true });
-        await watch.until("a");
-        await rename(join(root, "b"), join(root, "c"));
-        await watch.until("c");
-        await writeFile(join(root, "c/x.md"), "x");
-        await watch.until("c/x.md");
-        await mkdir(join(root, "a"));
-        await watch.until("a");
-        await writeFile(join(root, "a/y.md"), "y");
-        await watch.until("a/y.md");
+        await watch.after(() => rm(join(root, "a"), { recursive: true }), "a");
+        await watch.after(() => rename(join(root, "b"), join(root, "c")), "c");
+        await watch.wrote("c/x.md");
+        // The new folder's own event: its watcher is in place once it came.
+        await watch.after(() => mkdir(join(root, "a")), "a");
+        await watch.wrote("a/y.md");
         assert.deepEqual(watch.errors, []);
       } finally {
         watch.stop();

@@ -56,10 +56,25 @@ const deno = (() => {
  * statStamp("/site/content/docs/intro.md"); // { mtime: 1763700000000, size: 2048, ino: 1234567, ctime: … }
  * ```
  */
-export const statStamp: (path: string) => StatStamp = deno ? denoStamp(deno) : (path) => {
-  const info = statSync(path);
+export const statStamp: (path: string) => StatStamp = deno
+  ? denoStamp(deno)
+  : (path) => stampOfStats(statSync(path));
+
+/**
+ * The stamp of what a `node:fs` stat gave (of a path, or of an open file).
+ *
+ * @example
+ * ```ts
+ * import { stampOfStats } from "./file_system.ts";
+ * import { statSync } from "node:fs";
+ * stampOfStats(statSync("/site/content/docs/intro.md")).size; // 2048
+ * ```
+ */
+export function stampOfStats(
+  info: { mtimeMs: number; size: number; ino: number; ctimeMs: number },
+): StatStamp {
   return { mtime: info.mtimeMs, size: info.size, ino: info.ino, ctime: info.ctimeMs };
-};
+}
 
 function denoStamp(deno: DenoFileSystem): (path: string) => StatStamp {
   return (path) => {

@@ -4,7 +4,7 @@
 // listing makes per file comes from the runtime's fastest call
 // (`adapters/file_system.ts`).
 import { lstat, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { statStamp } from "../adapters/file_system.ts";
+import { stampOfStats, type StatStamp, statStamp } from "../adapters/file_system.ts";
 import process from "node:process";
 import { setImmediate } from "node:timers";
 import type { FoundFile } from "./list.ts";
@@ -13,14 +13,10 @@ import type { FoundFile } from "./list.ts";
  * A file's modification time (epoch ms), size (bytes), inode number (0
  * where none is given) and status change time (epoch ms, 0 where none is
  * given): a write changes the last, whatever the modification time is set
- * back to (`touch -r`, `cp -p`, an archive's fixed times).
+ * back to (`touch -r`, `cp -p`, an archive's fixed times). `stamp.ts` says
+ * when two are the same file.
  */
-export interface Stamp {
-  readonly mtime: number;
-  readonly size: number;
-  readonly ino: number;
-  readonly ctime: number;
-}
+export type Stamp = StatStamp;
 /**
  * The process's working folder (config objects resolve `path` against it).
  *
@@ -126,8 +122,7 @@ export async function stampAll(
   for (let i = 0; i < files.length; i++) {
     const { path, abs } = files[i];
     try {
-      const { mtime, size, ino, ctime } = statStamp(abs);
-      out.push({ path, abs, mtime, size, ino, ctime });
+      out.push({ path, abs, ...statStamp(abs) });
     } catch (error) {
       failed(files[i], (error as { code?: string }).code ?? "unreadable");
     }
@@ -173,7 +168,7 @@ export async function entryInfo(
       : info.isFile()
       ? "file"
       : "other";
-    return { kind, mtime: info.mtimeMs, size: info.size, ino: info.ino, ctime: info.ctimeMs };
+    return { kind, ...stampOfStats(info) };
   } catch {
     return { kind: "missing", mtime: 0, size: 0, ino: 0, ctime: 0 };
   }

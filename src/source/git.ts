@@ -44,8 +44,7 @@ export function inWorkTree(root: string): boolean {
 /** Paths asked for by name at most; more, and the whole tree is asked for. */
 export const MAX_NAMED = 200;
 
-/** What a git process printed and how it ended. */
-/** How a git process ended ({@link execGit}). */
+/** What a git process printed and how it ended ({@link execGit}). */
 export interface GitRun {
   readonly stdout: string;
   /** The exit code (0: it succeeded), or `-1` when git could not be run. */
@@ -216,6 +215,18 @@ export interface GitTracker {
 /** Runs one git command in the repository (a tracker counts its processes). */
 type GitRunner = (args: readonly string[]) => Promise<GitRun>;
 
+/** Where the dates are read from: HEAD, where the root sits, the shallow clone's boundary. */
+type HeadAt = { readonly commit: string; readonly prefix: string; readonly shallow: string };
+
+/**
+ * Why git said it failed, in one line: its first `fatal:` line, else its
+ * last (git's advice follows the reason).
+ */
+function gitSaid(stderr: string): string | undefined {
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  return lines.find((line) => line.startsWith("fatal:")) ?? lines.at(-1);
+}
+
 /**
  * HEAD, where the root sits and whether the clone is shallow; no `head`
  * without a commit, and then `refused`: what git said when it would not read
@@ -224,7 +235,7 @@ type GitRunner = (args: readonly string[]) => Promise<GitRun>;
  */
 async function headOf(git: GitRunner): Promise<{
   dir: string;
-  head?: { commit: string; prefix: string; shallow: string };
+  head?: HeadAt;
   refused?: string;
 }> {
   const run = await git([
@@ -238,9 +249,8 @@ async function headOf(git: GitRunner): Promise<{
   ]);
   const [dir = "", prefix = "", shallow = "", commit = ""] = run.stdout.split("\n");
   if (run.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) {
-    // A repository without a commit fails quietly (`-q`); a refusal says why, first.
-    const lines = run.stderr.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-    const said = lines.find((line) => line.startsWith("fatal:")) ?? lines[0];
+    // A repository without a commit fails quietly (`-q`); a refusal says why.
+    const said = gitSaid(run.stderr);
     return { dir, ...(said ? { refused: said } : {}) };
   }
   return {
@@ -299,7 +309,7 @@ function under(paths: Iterable<string>, prefix: string): Set<string> {
  * ```
  */
 export function stateKeyOf(
-  head: { commit: string; prefix: string; shallow: string } | undefined,
+  head: HeadAt | undefined,
   dirty: ReadonlySet<string>,
 ): string {
   if (!head) return "no commit";
@@ -429,7 +439,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
    * commits touched, or `"all"`.
    */
   const readHistory = async (
-    at: { commit: string; prefix: string; shallow: string },
+    at: HeadAt,
   ): Promise<{ changed: ReadonlySet<string> | "all"; note?: string }> => {
     if (
       history && history.head === at.commit && history.prefix === at.prefix &&
@@ -485,8 +495,8 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         shallow: at.shallow,
         files: new Map(),
       };
-      // Its last line says why ("fatal: could not fetch … from promisor remote": a partial clone).
-      const said = whole.stderr.trim().split("\n").pop()?.trim();
+      // "fatal: could not fetch … from promisor remote": a partial clone.
+      const said = gitSaid(whole.stderr);
       return {
         changed: "all",
         note: `git: the history could not be read${
@@ -575,10 +585,9 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       }
       // While the stamp stays the same, so do HEAD and the history: a listing asks only what
       // changed in the work tree.
-      const current: { at?: { commit: string; prefix: string; shallow: string }; note?: string } =
-        still
-          ? { at: { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow } }
-          : await head();
+      const current: { at?: HeadAt; note?: string } = still
+        ? { at: { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow } }
+        : await head();
       const at = current.at;
       if (!at) {
         const had = history !== undefined;

@@ -25,7 +25,7 @@ import {
   sameFileSync,
 } from "./read_file.ts";
 import { isContentPath } from "./select.ts";
-import { sameStamp } from "./stamp.ts";
+import { sameStamp, stampOf } from "./stamp.ts";
 import { contentPath } from "../util/path.ts";
 import { textWork } from "../util/work_counts.ts";
 
@@ -336,9 +336,7 @@ export function createLoader<T extends object>(
     if (!listedOnce) return undefined;
     for (const entry of cache.values()) {
       if (!Number.isFinite(entry.mtime)) return undefined;
-      if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) {
-        return undefined;
-      }
+      if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
     }
     return cache;
   };
@@ -350,13 +348,7 @@ export function createLoader<T extends object>(
       if (!entries) return undefined;
       const files: StampedFile[] = [];
       for (const [key, entry] of entries) {
-        files.push({
-          key,
-          size: entry.size,
-          mtime: entry.mtime,
-          ino: entry.ino,
-          ctime: entry.ctime,
-        });
+        files.push({ key, ...stampOf(entry) });
       }
       return stampsKey(files, listing.warnings);
     },
@@ -389,13 +381,7 @@ export function createLoader<T extends object>(
       if (!entries) return undefined;
       const files: ReadStamp[] = [];
       for (const entry of entries.values()) {
-        files.push({
-          abs: entry.abs,
-          size: entry.size,
-          mtime: entry.mtime,
-          ino: entry.ino,
-          ctime: entry.ctime,
-        });
+        files.push({ abs: entry.abs, ...stampOf(entry) });
       }
       return {
         folders: folderStamps,
@@ -446,14 +432,7 @@ export function createLoader<T extends object>(
           }
           if (!owner.select(path)) continue;
           const shown = contentPath(owner.plugin.path, path);
-          const found = {
-            path,
-            abs,
-            mtime: info.mtime,
-            size: info.size,
-            ino: info.ino,
-            ctime: info.ctime,
-          };
+          const found = { path, abs, ...stampOf(info) };
           const old = entries().get(key);
           const reuse = reread ? "no" : reusable(old, info);
           if (reuse === "yes") continue;

@@ -5,6 +5,7 @@ import { fileChecksum } from "./file_hash.ts";
 import { formatSize } from "../util/size.ts";
 import { type FileRead, readRegularFile, readRegularFileSync } from "./read_regular.ts";
 import { sameStamp } from "./stamp.ts";
+import type { Stamp } from "./fs.ts";
 import { parseBody, parseFile } from "./parse.ts";
 import type { LeftOutReason, LeftOutWarning, ParsedFile } from "./parsed_file.ts";
 
@@ -153,9 +154,8 @@ export async function sameChecksum(
 }
 
 /**
- * Whether a file read before is still the one read: the same stamp (size,
- * modification time, inode where both have one) on the open file, and the
- * same checksum. Blocking: for a stopping server, on the few files read
+ * Whether a file read before is still the one read: the same stamp
+ * (`stamp.ts`) on the open file, and the same checksum. Blocking: for a stopping server, on the few files read
  * near a change (`ContentLoader.settleRacy`).
  *
  * @example
@@ -166,14 +166,7 @@ export async function sameChecksum(
  * ```
  */
 export function sameFileSync(
-  file: {
-    readonly abs: string;
-    readonly size: number;
-    readonly mtime: number;
-    readonly ino: number;
-    readonly ctime: number;
-    readonly checksum?: string;
-  },
+  file: Stamp & { readonly abs: string; readonly checksum?: string },
   maxSize: number,
 ): boolean {
   if (file.checksum === undefined) return false;

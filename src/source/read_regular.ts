@@ -11,6 +11,7 @@ import {
   statSync,
 } from "node:fs";
 import { direntKind } from "./list.ts";
+import { stampOfStats } from "../adapters/file_system.ts";
 
 /**
  * Reads a file's bytes, whatever the file is: the benchmark's I/O floor, not
@@ -69,13 +70,7 @@ function whatIs(info: Stats): string {
 function classify(info: Stats, maxSize: number): FileRead | undefined {
   if (!info.isFile()) return { kind: "not a regular file", what: whatIs(info) };
   if (info.size > maxSize) {
-    return {
-      kind: "too large",
-      mtime: info.mtimeMs,
-      size: info.size,
-      ino: info.ino,
-      ctime: info.ctimeMs,
-    };
+    return { kind: "too large", ...stampOfStats(info) };
   }
   return undefined;
 }
@@ -109,14 +104,7 @@ export function readRegularFileSync(path: string, maxSize: number): FileRead {
       at += got;
     }
     const read = at === bytes.length ? bytes : bytes.subarray(0, at);
-    return {
-      kind: "file",
-      bytes: read,
-      mtime: info.mtimeMs,
-      size: info.size,
-      ino: info.ino,
-      ctime: info.ctimeMs,
-    };
+    return { kind: "file", bytes: read, ...stampOfStats(info) };
   } finally {
     closeSync(fd);
   }
@@ -150,22 +138,9 @@ export function readRegularFile(path: string, maxSize: number): Promise<FileRead
     readFileCallback(path, { flag: OPEN_FLAGS }, (error, bytes) => {
       if (error) return reject(error);
       if (bytes.length > maxSize) {
-        return resolve({
-          kind: "too large",
-          mtime: info.mtimeMs,
-          size: bytes.length,
-          ino: info.ino,
-          ctime: info.ctimeMs,
-        });
+        return resolve({ kind: "too large", ...stampOfStats(info), size: bytes.length });
       }
-      resolve({
-        kind: "file",
-        bytes,
-        mtime: info.mtimeMs,
-        size: info.size,
-        ino: info.ino,
-        ctime: info.ctimeMs,
-      });
+      resolve({ kind: "file", bytes, ...stampOfStats(info) });
     });
   });
 }

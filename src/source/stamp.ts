@@ -26,3 +26,18 @@ export function sameStamp(a: Stamp, b: Stamp): boolean {
     (a.ino === 0 || b.ino === 0 || a.ino === b.ino) &&
     (a.ctime === 0 || b.ctime === 0 || a.ctime === b.ctime);
 }
+
+/**
+ * The stamp's fields of anything that holds them (a loader's entry, a
+ * listed file): what a stamps key and a vouch keep.
+ *
+ * @example
+ * ```ts
+ * import { stampOf } from "./stamp.ts";
+ * const entry = { abs: "/site/a.md", mtime: 1, size: 2, ino: 3, ctime: 4 };
+ * stampOf(entry); // { mtime: 1, size: 2, ino: 3, ctime: 4 }
+ * ```
+ */
+export function stampOf({ mtime, size, ino, ctime }: Stamp): Stamp {
+  return { mtime, size, ino, ctime };
+}
