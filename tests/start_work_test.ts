@@ -224,6 +224,85 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
     }
   });
 
+  it("files whose stamps changed on the same bytes (a touch, a fresh checkout, another runtime) are read and checked, not derived", async () => {
+    const site = files(30);
+    const root = await writeSite(site);
+    try {
+      await age(root, contentPaths(site));
+      await started(root, () => {});
+      // Every file's times moved, its bytes the same: what a checkout into a new folder with
+      // the state folder kept does, or the next start on another runtime (Deno keeps whole
+      // milliseconds). Undated docs take their date from the time.
+      const then = new Date("2022-03-04T05:06:07Z");
+      for (const path of contentPaths(site)) await utimes(join(root, path), then, then);
+      const { load, got } = await started(root, async (api) => ({
+        load: api.lastLoad,
+        got: await served(api),
+      }));
+      assert.equal(load.read, 31, "each file read once");
+      assert.equal(load.verified, 31, "and its checksum compared");
+      assert.equal(load.derived, 0, "none derived again");
+      assert.equal(load.parses, 0, "no parser run");
+      assert.equal(load.fromCache, 31);
+      const feed = got as { data: { uri: string; date: string; last_update: string }[] };
+      const undated = feed.data.find((item) => item.uri === "s1/doc-1")!;
+      assert.deepEqual([undated.date, undated.last_update], ["2022-03-04", "2022-03-04"]);
+      // What it serves is what a start from an empty state folder serves.
+      await rm(join(root, ".content-feed"), { recursive: true });
+      assert.deepEqual(await started(root, served), got);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a touched file whose page depends on its date gets the page of its new date, without a parse", async () => {
+    const root = await writeSite({
+      "services.yaml": [
+        "parameters:",
+        "  service.content.config:",
+        "    url: https://example.com",
+        "    generator: hugo",
+        "    site: .",
+        "    plugins:",
+        "      pages: { path: content, route: / }",
+        "      api: ~",
+        "",
+      ].join("\n"),
+      "hugo.toml": "[permalinks.page]\n  posts = '/blog/:year/:month/:slug/'\n",
+      "content/posts/undated.md": md({ title: "Undated" }, LONG),
+    });
+    try {
+      const path = join(root, "content/posts/undated.md");
+      const url = (api: ContentApi) =>
+        api.index.items.find((item) => item.title === "Undated")!.url;
+      await started(root, async (api) => {
+        for (
+          const [time, page] of [["2021-05-06", "/blog/2021/05/undated/"], [
+            "2019-11-12",
+            "/blog/2019/11/undated/",
+          ]]
+        ) {
+          const at = new Date(`${time}T12:00:00Z`);
+          await utimes(path, at, at);
+          await api.reload([path]);
+          assert.equal(url(api), page);
+          assert.deepEqual([api.lastLoad.read, api.lastLoad.verified, api.lastLoad.derived], [
+            1,
+            1,
+            0,
+          ]);
+        }
+      });
+      await rm(join(root, ".content-feed"), { recursive: true });
+      assert.equal(
+        await started(root, url),
+        "/blog/2019/11/undated/",
+      );
+    } finally {
+      await removeSite(root);
+    }
+  });
+
   it("a cache of another version or content root is rebuilt with one warning, and serves the same", async () => {
     const site = files(10);
     const root = await writeSite(site);

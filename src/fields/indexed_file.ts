@@ -135,3 +135,45 @@ export function withNames(
   const fields = { ...file.fields, authors: shareNames(authors), tags: shareNames(tags) };
   return { ...file, fields };
 }
+
+/**
+ * The file with another modification time, its bytes the same (a `touch`, a
+ * fresh checkout, another runtime's stamps): its dates made again where the
+ * modification time stands in for them (SPEC 4), as deriving it again would
+ * make them. No read, no parse.
+ *
+ * @param git the commit dates `file` was made with
+ * @param shown the path printed in warnings (relative to the content root)
+ * @param context what the file's page depends on (its plugin's generator and variant)
+ * @param makePage the page maker, for a file whose page depends on its date
+ *
+ * @example
+ * ```ts
+ * import { indexFile } from "./index_file.ts";
+ * import { restampFile } from "./indexed_file.ts";
+ * const file = indexFile({
+ *   plugin: "docs", path: "intro.md", checksum: "00", mtime: 1700000000000,
+ *   attrs: { title: "Intro" }, body: "Hello.",
+ * }, "docs/intro.md");
+ * restampFile(file, 1600000000000, undefined, "docs/intro.md").fields.date; // "2020-09-13"
+ * ```
+ */
+export function restampFile(
+  file: IndexedFile,
+  mtime: number,
+  git: CommitDates | undefined,
+  shown: string,
+  context: PageContext = {},
+  makePage?: typeof withPage,
+): IndexedFile {
+  const redate = file.redate;
+  // Whole milliseconds, as deriving keeps them (`derive.ts`).
+  const moved: IndexedFile = redate
+    ? {
+      ...file,
+      mtime,
+      redate: { ...redate, dates: { ...redate.dates, mtime: Math.floor(mtime) } },
+    }
+    : { ...file, mtime };
+  return redateFile(moved, git, shown, context, makePage);
+}

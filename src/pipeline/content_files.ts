@@ -1,6 +1,6 @@
 import type { ContentConfig } from "../config/types.ts";
 import type { PageContext } from "../fields/page.ts";
-import { type IndexedFile, redateFile, withNames } from "../fields/indexed_file.ts";
+import { type IndexedFile, redateFile, restampFile, withNames } from "../fields/indexed_file.ts";
 import type { NameSlug } from "../fields/names.ts";
 import type { ReadWorkerData } from "./read_worker.ts";
 import { codeVersion } from "../source/code_version.ts";
@@ -207,6 +207,15 @@ export function createContentFilesLoader(
     rebase: (file, extra, shown) =>
       redateFile(
         file,
+        extra as CommitDates | undefined,
+        shown,
+        pages?.[file.plugin],
+        derive?.withPage,
+      ),
+    restamp: (file, mtime, extra, shown) =>
+      restampFile(
+        file,
+        mtime,
         extra as CommitDates | undefined,
         shown,
         pages?.[file.plugin],

@@ -8,7 +8,7 @@ import type { HelperBatch, HelperReply } from "../source/worker_pool.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
 import { isWarning } from "../source/parse.ts";
 import type { CommitDates } from "../source/git.ts";
-import { readContentFiles } from "../source/read_file.ts";
+import { isSameBytes, readContentFiles } from "../source/read_file.ts";
 import { textWork } from "../util/work_counts.ts";
 
 /** What the pipeline sends with each batch (the loader's `helper.data`). */
@@ -34,7 +34,9 @@ scope.onmessage = async ({ data: { id, jobs, data } }) => {
   let i = 0;
   // Blocking reads: this thread does nothing else.
   await readContentFiles(() => jobs[i++], (read, { shown, plugin, extra }) => {
-    if (isWarning(read.result)) return void results.push({ ...read, result: read.result });
+    if (isWarning(read.result) || isSameBytes(read.result)) {
+      return void results.push({ ...read, result: read.result });
+    }
     const context = {
       authorNames: authorNames?.[plugin],
       git: extra as CommitDates | undefined,

@@ -10,7 +10,11 @@ export interface LoadWork {
   readonly read: number;
   /** Files derived (parsed and their fields made): on this thread or the helper's. */
   readonly derived: number;
-  /** Files whose stamp had not changed but was too recent to trust: read and their checksum compared. */
+  /**
+   * Files read only to compare their checksum, and found the same: a stamp
+   * too recent to trust, or a stamp that changed on the same bytes (then
+   * what was derived is kept, re-dated for the new time).
+   */
   readonly verified: number;
   /** Files whose fields were made again for new extras (commit dates) without a read. */
   readonly rebased: number;

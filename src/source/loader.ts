@@ -18,6 +18,7 @@ import { isWarning } from "./parse.ts";
 import { runHelper } from "./worker_pool.ts";
 import { type StampedFile, stampsKey, warningsKey } from "./stamps_key.ts";
 import {
+  isSameBytes,
   readContentFiles,
   type ReadJob,
   type ReadResult,
@@ -40,6 +41,9 @@ export type {
   PluginSelection,
 };
 export { NO_WORK, RACY_MS };
+
+/** A load's work as it is counted. */
+type Counting = { -readonly [K in keyof LoadWork]: LoadWork[K] };
 
 /** No extras compared yet: the first load compares every file's (a kept file's too). */
 const UNCHECKED = Symbol("unchecked");
@@ -65,7 +69,8 @@ export function createLoader<T extends object>(
   config: ContentConfig,
   options: LoaderOptions<T>,
 ): ContentLoader<T> {
-  const { prepare, helper, extraFor, extraVersion, extrasReady, progress, rebase, ready } = options;
+  const { prepare, helper, extraFor, extraVersion, extrasReady, progress, rebase, restamp, ready } =
+    options;
   const sameExtra = options.sameExtra ?? ((a: unknown, b: unknown) => a === b);
   let cache = new Map<string, Entry<T>>();
   /** Entries a previous process kept, as they came (counted when reused). */
@@ -100,7 +105,18 @@ export function createLoader<T extends object>(
     const selector = folderOf.get(entry.plugin)!;
     return contentPath(selector.plugin.path, entry.abs.slice(selector.folder.length));
   };
-  const job = (found: FoundFile & Partial<Stamp>, plugin: string, shown: string): ReadJob => ({
+  /**
+   * What to read of a found file. With `old`, its entry whose stamp changed:
+   * bytes still of its checksum are not parsed (`ReadJob.known`), where
+   * `restamp` can make its result again for the new modification time.
+   */
+  const job = (
+    found: FoundFile & Partial<Stamp>,
+    plugin: string,
+    shown: string,
+    old?: Entry<T>,
+  ): ReadJob => ({
+    known: restamp ? old?.checksum : undefined,
     abs: found.abs,
     plugin,
     path: found.path,
@@ -132,7 +148,7 @@ export function createLoader<T extends object>(
 
   /** The work of one load, counted as it goes. */
   const counter = () => {
-    const work = { ...NO_WORK } as { -readonly [K in keyof LoadWork]: LoadWork[K] };
+    const work: Counting = { ...NO_WORK };
     const parsesBefore = textWork.parses;
     return {
       work,
@@ -180,28 +196,56 @@ export function createLoader<T extends object>(
     return lastLoaded = { files, warnings, irregular, leftOut, selection, work, ...counts };
   };
 
+  /**
+   * The entry `old` with the stamp of a read that found its bytes the same
+   * (`ReadJob.known`): what was made of them kept, its dates made again for
+   * the new modification time (`restamp`), counted as checked, not derived.
+   */
+  const restamped = (
+    read: ReadResult,
+    old: Entry<T>,
+    shown: string,
+    work: Counting,
+  ): Entry<T> => {
+    work.verified++;
+    if (kept.has(old)) work.fromCache++;
+    const { mtime, size, ino, ctime, readAt } = read;
+    const result = isWarning(old.result)
+      ? old.result
+      : restamp!(old.result, mtime, old.extra, shown);
+    return { ...old, mtime, size, ino, ctime, readAt, result };
+  };
+
   /** Reads the jobs into `next`, sharing a large first load with the helper. */
   const readAll = async (
     todo: readonly ReadJob[],
     next: Map<string, Entry<T>>,
     blocking: boolean,
-    work: { derived: number; parses: number },
+    work: Counting,
   ): Promise<number> => {
     if (todo.length === 0) return 0;
     await ready?.();
     let cursor = 0;
     let done = 0;
-    const store = (entry: Entry<T>) => {
+    const store = (entry: Entry<T>, derived = !isWarning(entry.result)) => {
       next.set(entryKey(entry.plugin, entry.abs), entry);
-      if (!isWarning(entry.result)) work.derived++;
+      if (derived) work.derived++;
       if (progress && (++done % 256 === 0 || done === todo.length)) progress(done, todo.length);
     };
-    const readHere = (read: ReadResult, { shown, extra }: ReadJob) =>
+    const readHere = (read: ReadResult, { shown, extra }: ReadJob) => {
+      const result = read.result;
+      if (isSameBytes(result)) {
+        return store(
+          restamped(read, cache.get(entryKey(read.plugin, read.abs))!, shown, work),
+          false,
+        );
+      }
       store(
-        isWarning(read.result)
-          ? read as Entry<T>
-          : { ...read, result: prepare(read.result, shown, extra), extra },
+        isWarning(result)
+          ? { ...read, result }
+          : { ...read, result: prepare(result, shown, extra), extra },
       );
+    };
     const one = () => cursor < todo.length ? todo[cursor++] : undefined;
     const take = (count: number) => todo.slice(cursor, cursor += count);
     const helped = helper && todo.length >= (helper.from ?? 1000) &&
@@ -222,7 +266,7 @@ export function createLoader<T extends object>(
   const settleExtras = async (
     next: Map<string, Entry<T>>,
     blocking: boolean,
-    work: { read: number; derived: number; rebased: number; parses: number },
+    work: Counting,
   ): Promise<{ changed: number; helped: number }> => {
     if (!extraFor) return { changed: 0, helped: 0 };
     await extrasReady?.();
@@ -266,7 +310,7 @@ export function createLoader<T extends object>(
     next: Map<string, Entry<T>>,
     todo: ReadJob[],
     blocking: boolean,
-    work: { verified: number; read: number; fromCache: number },
+    work: Counting,
   ) => {
     for (const { key, old, job } of verify) {
       work.verified++;
@@ -309,7 +353,7 @@ export function createLoader<T extends object>(
           if (kept.has(old!)) work.fromCache++;
         } else if (reuse === "verify") {
           verify.push({ key, old: old!, job: job(file, plugin.name, shown()) });
-        } else todo.push(job(file, plugin.name, shown()));
+        } else todo.push(job(file, plugin.name, shown(), old));
       }
     }
     await verifyAll(verify, next, todo, first, work);
@@ -438,7 +482,7 @@ export function createLoader<T extends object>(
           if (reuse === "yes") continue;
           if (reuse === "verify") {
             verify.push({ key, old: old!, job: job(found, owner.plugin.name, shown) });
-          } else todo.push(job(found, owner.plugin.name, shown));
+          } else todo.push(job(found, owner.plugin.name, shown, reread ? undefined : old));
         }
       }
       // Nothing to read, remove or check, and git's dates where they were: the last load again.

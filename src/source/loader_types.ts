@@ -147,6 +147,16 @@ export interface LoaderOptions<T> {
    */
   readonly rebase?: (result: T, extra: unknown, shown: string) => T;
   /**
+   * What a prepared file becomes with another modification time, its bytes
+   * the same (a `touch`, a fresh checkout, another runtime's stamps): with
+   * it, a file whose stamp changed is read and its checksum compared, and
+   * bytes that are the same are not parsed again. `extra` is what `result`
+   * was prepared with. Without it, such a file is prepared again.
+   *
+   * @param shown the path printed in warnings
+   */
+  readonly restamp?: (result: T, mtime: number, extra: unknown, shown: string) => T;
+  /**
    * Awaited before a load's first read: what `prepare` needs may load
    * lazily (the service's deriving code: a start that reads nothing never
    * loads it).

@@ -32,6 +32,38 @@ export interface ReadJob {
   readonly maxSize: number;
   /** What the loader's owner attached to this file for `prepare` (its commit dates, say). */
   readonly extra?: unknown;
+  /**
+   * The checksum of the bytes the loader last made this file's entry from
+   * (its stamp has changed since): bytes still the same are not parsed, and
+   * the result says {@link SAME_BYTES}.
+   */
+  readonly known?: string;
+}
+
+/**
+ * What a read gives for a file whose bytes are those of its job's `known`
+ * checksum: nothing parsed, as the loader keeps what it made of those bytes
+ * (a `touch`, a `chmod`, a fresh checkout, another runtime's stamps).
+ */
+export interface SameBytes {
+  readonly sameBytes: true;
+}
+
+/** The one {@link SameBytes} (a worker's copy of it is equal in value). */
+export const SAME_BYTES: SameBytes = Object.freeze({ sameBytes: true });
+
+/**
+ * Whether a read's result is {@link SAME_BYTES}.
+ *
+ * @example
+ * ```ts
+ * import { isSameBytes, SAME_BYTES } from "./read_file.ts";
+ * isSameBytes(SAME_BYTES); // true
+ * isSameBytes({ file: "a.md", message: "bad" }); // false
+ * ```
+ */
+export function isSameBytes(value: object): value is SameBytes {
+  return (value as Partial<SameBytes>).sameBytes === true;
 }
 
 /** What reading one file gave: the parsed file or a warning, and the mtime to remember. */
@@ -39,8 +71,8 @@ export interface ReadResult {
   readonly abs: string;
   /** The plugin the file was read for (a file two plugins select is read for each). */
   readonly plugin: string;
-  /** The parsed file, or why it is left out. */
-  readonly result: ParsedFile | LeftOutWarning;
+  /** The parsed file, or why it is left out, or {@link SAME_BYTES} (nothing parsed). */
+  readonly result: ParsedFile | LeftOutWarning | SameBytes;
   /** Modification time, or `NaN` when the file could not be read (so it is never reused). */
   readonly mtime: number;
   readonly size: number;
@@ -121,6 +153,9 @@ export async function readContentFile(job: ReadJob, blocking = false): Promise<R
     return { abs, plugin, result: warning(message, "too large"), mtime, size, ino, ctime, readAt };
   }
   const checksum = fileChecksum(read.bytes);
+  if (checksum === job.known) {
+    return { abs, plugin, result: SAME_BYTES, mtime, size, ino, ctime, checksum, readAt };
+  }
   const meta = { plugin: job.plugin, path: job.path, checksum, mtime };
   const result = parseFile(read.bytes, meta, job.shown);
   return { abs, plugin, result, mtime, size, ino, ctime, checksum, readAt };

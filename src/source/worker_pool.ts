@@ -4,7 +4,13 @@
 import type { Entry, LoaderHelper } from "./loader.ts";
 import { isWarning } from "./parse.ts";
 import type { Warning } from "./parsed_file.ts";
-import { readContentFiles, type ReadJob, type ReadResult } from "./read_file.ts";
+import {
+  isSameBytes,
+  readContentFiles,
+  type ReadJob,
+  type ReadResult,
+  type SameBytes,
+} from "./read_file.ts";
 
 /** Files a message to the helper carries: large enough that messaging is a small share. */
 const BATCH = 128;
@@ -23,7 +29,10 @@ export interface HelperBatch {
  */
 export interface HelperReply<T> {
   readonly id: number;
-  readonly results: readonly (Omit<ReadResult, "result"> & { readonly result: T | Warning })[];
+  readonly results: readonly (
+    & Omit<ReadResult, "result">
+    & { readonly result: T | Warning | SameBytes }
+  )[];
   /** Markdown parser runs the batch took (the helper's own count: another isolate). */
   readonly parses?: number;
 }
@@ -81,13 +90,15 @@ export function runHelper<T extends object>(
       pending.delete(data.id);
       data.results.forEach((result, i) => {
         const value = result.result;
-        if (isWarning(value)) return store(result);
+        if (isWarning(value)) return store({ ...result, result: value });
         // What the file was prepared with, kept beside it (the loader compares it
         // on the next load): the worker answers a batch's jobs in their order.
         const job = jobs[i]?.abs === result.abs && jobs[i].plugin === result.plugin
           ? jobs[i]
-          : jobs.find((j) => j.abs === result.abs && j.plugin === result.plugin);
-        store({ ...result, result: helper.adopt ? helper.adopt(value) : value, extra: job?.extra });
+          : jobs.find((j) => j.abs === result.abs && j.plugin === result.plugin)!;
+        // The loader keeps what it made of the same bytes: its own read's way.
+        if (isSameBytes(value)) return readHere({ ...result, result: value }, job);
+        store({ ...result, result: helper.adopt ? helper.adopt(value) : value, extra: job.extra });
       });
       read += data.results.length;
       parses += data.parses ?? 0;
