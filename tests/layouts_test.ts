@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ContentApi, createContentApi } from "../mod.ts";
-import { createGitTracker } from "../src/source/git.ts";
+import { createGitTracker, refStamp } from "../src/source/git.ts";
 import { LONG, md, memoryLogger, type SiteFiles, withSite } from "./helpers.ts";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/sites/", import.meta.url));
@@ -570,6 +570,62 @@ describe("git dates (SPEC 4)", () => {
       assert.deepEqual(await lastUpdates(), restarted, "a fresh start");
     } finally {
       for (const path of [origin, clone]) await rm(path, { recursive: true, force: true });
+    }
+  });
+
+  it("a commit replaced (git replace) while no server ran, or while one serves: dated as a fresh start dates it", async (t) => {
+    if (!hasGit) return t.skip("no git here");
+    const origin = await makeOrigin({
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+    });
+    try {
+      await writeFile(join(origin, "docs/b.md"), md({ title: "B" }, `${LONG} Edited.`));
+      git(origin, ["commit", "-qam", "two"], "2022-03-04T10:00:00Z");
+      const two = String(git(origin, ["rev-parse", "HEAD"])).trim();
+      const started = async () => {
+        const log = memoryLogger();
+        const api = await createContentApi({ config: join(origin, "services.yaml"), logger: log });
+        const dates = ["docs/a", "docs/b"].map((path) => api.index.byPath.get(path)!.last_update);
+        api.close();
+        return { dates, notes: log.lines.filter((line) => /git replace/.test(line.message)) };
+      };
+      assert.deepEqual((await started()).dates, ["2021-01-02", "2022-03-04"]);
+      // "two" replaced by a commit of the same tree and parent, dated otherwise: HEAD stays.
+      const tree = String(git(origin, ["rev-parse", "HEAD^{tree}"])).trim();
+      const redated = String(
+        git(
+          origin,
+          ["commit-tree", tree, "-p", "HEAD~1", "-m", "two, redated"],
+          "2023-05-06T10:00:00Z",
+        ),
+      ).trim();
+      git(origin, ["replace", two, redated]);
+      const replaced = await started();
+      assert.deepEqual(replaced.dates, ["2021-01-02", "2023-05-06"]);
+      assert.equal(replaced.notes.length, 1, "one note says why the history was read again");
+      await rm(join(origin, ".content-feed"), { recursive: true, force: true });
+      assert.deepEqual((await started()).dates, replaced.dates, "a fresh start");
+      // While a server serves: the replacement removed. Its HEAD watcher polls the refs' stamp,
+      // which says so; the reload it asks for reads the history again.
+      const s = await createContentApi({
+        config: join(origin, "services.yaml"),
+        logger: memoryLogger(),
+        watch: false,
+      });
+      try {
+        const gitDir = join(origin, ".git");
+        const before = refStamp(gitDir);
+        git(origin, ["replace", "-d", two]);
+        assert.notEqual(refStamp(gitDir), before);
+        await s.reload();
+        assert.equal(s.index.byPath.get("docs/b")!.last_update, "2022-03-04");
+      } finally {
+        s.close();
+      }
+      assert.deepEqual((await started()).dates, ["2021-01-02", "2022-03-04"], "and a restart");
+    } finally {
+      await rm(origin, { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,7 @@
 // process per file, and never the whole history again for a commit that
 // descends from the one read.
 import { execFile } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
 import { sha256HexSync } from "../util/sha256.ts";
@@ -163,6 +163,12 @@ export interface GitHistory {
    */
   readonly shallow: string;
   /**
+   * What replaces commits (`git replace`, grafts): `""` for nothing, else a
+   * digest of the replacements, which change the history while HEAD stays
+   * (then it is read again, whole).
+   */
+  readonly replaced: string;
+  /**
    * Each file's earliest and latest commit among those reachable from
    * `head`, by path relative to the content root.
    */
@@ -215,8 +221,16 @@ export interface GitTracker {
 /** Runs one git command in the repository (a tracker counts its processes). */
 type GitRunner = (args: readonly string[]) => Promise<GitRun>;
 
-/** Where the dates are read from: HEAD, where the root sits, the shallow clone's boundary. */
-type HeadAt = { readonly commit: string; readonly prefix: string; readonly shallow: string };
+/**
+ * Where the dates are read from: HEAD, where the root sits, the shallow
+ * clone's boundary, the commits' replacements.
+ */
+type HeadAt = {
+  readonly commit: string;
+  readonly prefix: string;
+  readonly shallow: string;
+  readonly replaced: string;
+};
 
 /**
  * Why git said it failed, in one line: its first `fatal:` line, else its
@@ -255,8 +269,79 @@ async function headOf(git: GitRunner): Promise<{
   }
   return {
     dir,
-    head: { commit, prefix, shallow: shallow.trim() === "true" ? boundaryOf(dir) : "" },
+    head: {
+      commit,
+      prefix,
+      shallow: shallow.trim() === "true" ? boundaryOf(dir) : "",
+      replaced: replacementsOf(dir),
+    },
   };
+}
+
+/**
+ * A digest of what replaces commits in the repository (`git replace`'s
+ * refs, loose or packed, and the old grafts file), which `git log` follows:
+ * `""` where nothing does. Read from git's folder, as its refs are stamped
+ * (`refStamp`); a repository whose refs are in a reftable keeps them where
+ * this does not look.
+ *
+ * @example
+ * ```ts
+ * import { replacementsOf } from "./git.ts";
+ * replacementsOf("/site/.git"); // "" (nothing replaced)
+ * ```
+ */
+export function replacementsOf(gitDir: string): string {
+  const commonDir = commonDirOf(gitDir);
+  const found: string[] = [];
+  try {
+    for (const name of readdirSync(`${commonDir}/refs/replace`).sort()) {
+      try {
+        found.push(`${name} ${readFileSync(`${commonDir}/refs/replace/${name}`, "utf8").trim()}`);
+      } catch {
+        found.push(`${name} ?`); // a folder, or gone since: no digest of nothing
+      }
+    }
+  } catch {
+    // no refs/replace: nothing replaced by a loose ref
+  }
+  try {
+    const packed = readFileSync(`${commonDir}/packed-refs`, "utf8");
+    if (packed.includes(" refs/replace/")) {
+      for (const line of packed.split("\n")) if (line.includes(" refs/replace/")) found.push(line);
+    }
+  } catch {
+    // no packed refs
+  }
+  try {
+    found.push(`grafts ${readFileSync(`${commonDir}/info/grafts`, "utf8")}`);
+  } catch {
+    // no grafts
+  }
+  return found.length === 0 ? "" : sha256HexSync(found.join("\n"));
+}
+
+/** A history read at `at`, its files to come. */
+function historyAt(at: HeadAt): Omit<GitHistory, "files"> {
+  return { head: at.commit, prefix: at.prefix, shallow: at.shallow, replaced: at.replaced };
+}
+
+/** Why a kept history is no base for the history at `at`, in words. */
+function whyReadAgain(old: GitHistory, at: HeadAt): string {
+  if (old.shallow !== at.shallow) return "the shallow clone's boundary moved (a deeper fetch)";
+  if (old.replaced !== at.replaced) return "what replaces commits changed (git replace)";
+  if (old.prefix !== at.prefix) return "the content root moved in the work tree";
+  return `the commit the state folder recorded (${
+    old.head.slice(0, 12)
+  }) is not an ancestor of HEAD (${
+    at.commit.slice(0, 12)
+  }: a rebase, an amend, a reset or another branch)`;
+}
+
+/** Where a history was read at. */
+function headOfHistory(history: GitHistory): HeadAt {
+  const { head: commit, prefix, shallow, replaced } = history;
+  return { commit, prefix, shallow, replaced };
 }
 
 /** A digest of a shallow clone's boundary commits (`shallow` in its git folder). */
@@ -305,7 +390,7 @@ function under(paths: Iterable<string>, prefix: string): Set<string> {
  * @example
  * ```ts
  * import { stateKeyOf } from "./git.ts";
- * stateKeyOf({ commit: "3f2a", prefix: "docs/", shallow: "" }, new Set(["a.md"]));
+ * stateKeyOf({ commit: "3f2a", prefix: "docs/", shallow: "", replaced: "" }, new Set(["a.md"]));
  * ```
  */
 export function stateKeyOf(
@@ -313,7 +398,7 @@ export function stateKeyOf(
   dirty: ReadonlySet<string>,
 ): string {
   if (!head) return "no commit";
-  return [head.commit, head.prefix, String(head.shallow), ...[...dirty].sort()].join("\0");
+  return [head.commit, head.prefix, head.shallow, head.replaced, ...[...dirty].sort()].join("\0");
 }
 
 /**
@@ -443,13 +528,16 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   ): Promise<{ changed: ReadonlySet<string> | "all"; note?: string }> => {
     if (
       history && history.head === at.commit && history.prefix === at.prefix &&
-      history.shallow === at.shallow
+      history.shallow === at.shallow && history.replaced === at.replaced
     ) {
       return { changed: new Set() };
     }
     // A history git could not give is no base to extend: read whole.
     const old = history === unread ? undefined : history;
-    if (old && old.prefix === at.prefix && old.shallow === at.shallow) {
+    if (
+      old && old.prefix === at.prefix && old.shallow === at.shallow &&
+      old.replaced === at.replaced
+    ) {
       const since = await git([
         "log",
         "--boundary",
@@ -474,7 +562,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
               : dates,
           );
         }
-        history = { head: at.commit, prefix: at.prefix, shallow: at.shallow, files };
+        history = { ...historyAt(at), files };
         return { changed: new Set(range.files.keys()) };
       }
     }
@@ -489,12 +577,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     if (whole.code !== 0) {
       // Remembered for this HEAD, in this process: no file has dates, and neither the log nor
       // its warning runs again until HEAD moves. Not kept for the next process, which tries once.
-      history = unread = {
-        head: at.commit,
-        prefix: at.prefix,
-        shallow: at.shallow,
-        files: new Map(),
-      };
+      history = unread = { ...historyAt(at), files: new Map() };
       // "fatal: could not fetch … from promisor remote": a partial clone.
       const said = gitSaid(whole.stderr);
       return {
@@ -504,19 +587,9 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         }, so the files are dated by their modification times`,
       };
     }
-    history = {
-      head: at.commit,
-      prefix: at.prefix,
-      shallow: at.shallow,
-      files: parseLog(whole.stdout, at.prefix).files,
-    };
-    const note = old
-      ? `git: the commit the state folder recorded (${
-        old.head.slice(0, 12)
-      }) is not an ancestor of HEAD (${
-        at.commit.slice(0, 12)
-      }: a rebase, an amend, a reset or another branch), so the commit dates were read again from the whole history`
-      : undefined;
+    history = { ...historyAt(at), files: parseLog(whole.stdout, at.prefix).files };
+    const note = old &&
+      `git: ${whyReadAgain(old, at)}, so the commit dates were read again from the whole history`;
     return { changed: "all", note };
   };
 
@@ -568,7 +641,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
           state = undefined; // what the work tree holds is not known now
           return { changed: new Set() };
         }
-        const head = { commit: history!.head, prefix, shallow: history!.shallow };
+        const head = headOfHistory(history!);
         const changed = new Set<string>();
         const scope = found.whole ? [...new Set([...dirty, ...found.found])] : paths;
         for (const path of scope) {
@@ -586,7 +659,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       // While the stamp stays the same, so do HEAD and the history: a listing asks only what
       // changed in the work tree.
       const current: { at?: HeadAt; note?: string } = still
-        ? { at: { commit: history!.head, prefix: history!.prefix, shallow: history!.shallow } }
+        ? { at: headOfHistory(history!) }
         : await head();
       const at = current.at;
       if (!at) {
@@ -700,6 +773,9 @@ export function refStamp(gitDir: string): string {
     fileStamp(`${gitDir}/reftable/tables.list`),
     fileStamp(`${gitDir}/shallow`),
     fileStamp(`${commonDir}/shallow`),
+    // A commit replaced or no longer (`git replace`, grafts): the history changes, HEAD stays.
+    fileStamp(`${commonDir}/refs/replace`),
+    fileStamp(`${commonDir}/info/grafts`),
   ].join("\n");
 }
 

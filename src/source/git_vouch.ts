@@ -16,7 +16,16 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { statStamp } from "../adapters/file_system.ts";
-import { commonDirOf, execGit, fileStamp, gitArgs, gitEnv, refStamp, stateKeyOf } from "./git.ts";
+import {
+  commonDirOf,
+  execGit,
+  fileStamp,
+  gitArgs,
+  gitEnv,
+  refStamp,
+  replacementsOf,
+  stateKeyOf,
+} from "./git.ts";
 import { RACY_MS, type ReadStamps } from "./loader_types.ts";
 import { entryNames } from "./list.ts";
 import { sameStamp } from "./stamp.ts";
@@ -375,7 +384,8 @@ export function vouchAtStop(
   if (status === undefined || status.commit !== commit) return undefined;
   const dirty = status.dirty;
   // The dates the server gave were read from this HEAD and this work tree.
-  if (stateKeyOf({ commit, prefix, shallow: "" }, new Set(dirty)) !== stateKey) return undefined;
+  const at = { commit, prefix, shallow: "", replaced: replacementsOf(gitDir) };
+  if (stateKeyOf(at, new Set(dirty)) !== stateKey) return undefined;
   // After git: every folder and file as the server listed and read it, so git's "clean" was of
   // the bytes it read.
   const folders: [string, number][] = [];

@@ -204,6 +204,7 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
             head,
             prefix: meta.get("git.prefix") ?? "",
             shallow: shallowOf(meta.get("git.shallow")),
+            replaced: meta.get("git.replaced") ?? "",
             files,
           };
         } catch {
@@ -233,7 +234,7 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
         const history = git.history;
         if (history === undefined) {
           db.exec(
-            "DELETE FROM cache_meta WHERE key IN ('git.head', 'git.prefix', 'git.shallow', 'git.files')",
+            "DELETE FROM cache_meta WHERE key IN ('git.head', 'git.prefix', 'git.shallow', 'git.replaced', 'git.files')",
           );
           return;
         }
@@ -242,6 +243,7 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
         putMeta.run("git.head", history.head);
         putMeta.run("git.prefix", history.prefix);
         putMeta.run("git.shallow", history.shallow);
+        putMeta.run("git.replaced", history.replaced);
         putMeta.run("git.files", JSON.stringify(files));
       });
     },
