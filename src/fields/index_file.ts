@@ -50,10 +50,11 @@ export function indexFile(
   const fields = withPage(parsed, derived.fields, shown, warnings, context);
   let redate: Redate | undefined;
   if (derived.dates.date === undefined || derived.dates.updated === undefined) {
-    // Whether the page depends on the date: made again with another date, is it the same?
-    const page = before && !samePage(
-        fields,
-        withPage(parsed, { ...before.fields, date: "1970-01-01", dateMs: 0 }, shown, [], context),
+    // Whether the page depends on the date: made again with other dates, is it the same? Two
+    // dates that differ in every part a permalink may name (year, month, day, weekday, day of
+    // the year, hour, minute, second), so the file's own date cannot match both.
+    const page = before && DATE_PROBES.some((probe) =>
+        !samePage(fields, withPage(parsed, { ...before.fields, ...probe }, shown, [], context))
       )
       ? { attrs: parsed.attrs, ...before }
       : undefined;
@@ -70,6 +71,12 @@ export function indexFile(
     ...(redate ? { redate } : {}),
   }, options.shareNames);
 }
+
+/** The dates a page is made again with to tell whether it depends on its date. */
+const DATE_PROBES = [
+  { date: "1970-01-01", dateMs: 0 },
+  { date: "1971-02-02", dateMs: Date.UTC(1971, 1, 2, 13, 14, 15) },
+] as const;
 
 /** Whether two fields give the same page (and leave the same pages out). */
 function samePage(a: FileFields, b: FileFields): boolean {
