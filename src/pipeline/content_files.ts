@@ -156,6 +156,19 @@ export function createContentFilesLoader(
     : undefined;
   /** The refresh of git's dates under way for the load under way. */
   let refreshing: Promise<GitRefresh> | undefined;
+  /**
+   * The files whose dates the refreshes since the loader last asked may
+   * have moved (`LoaderOptions.movedExtras`); `undefined`: any (before the
+   * first, and after a refresh that read the whole history).
+   */
+  let moved: Set<string> | undefined;
+  /** A refresh whose files are noted as moved once it answers, before the loader compares. */
+  const refreshed = (refresh: Promise<GitRefresh>) =>
+    refresh.then((found) => {
+      if (found.changed === "all") moved = undefined;
+      else if (moved) { for (const path of found.changed) moved.add(path); }
+      return found;
+    });
   const kept: Entry<IndexedFile>[] = [];
   const prefixOf = new Map(config.plugins.map((plugin) => [plugin.name, plugin.path]));
   for (const row of opened?.files ?? []) {
@@ -199,6 +212,11 @@ export function createContentFilesLoader(
     // bytes: such a file is dated again (SPEC 10, convergence).
     extraVersion: tracker ? () => tracker.version : undefined,
     extrasReady: () => refreshing,
+    movedExtras: () => {
+      const taken = moved;
+      moved = new Set();
+      return taken;
+    },
     sameExtra: (a, b) => {
       const x = a as CommitDates | undefined, y = b as CommitDates | undefined;
       return x === y || (x !== undefined && y !== undefined && x.first === y.first &&
@@ -318,14 +336,14 @@ export function createContentFilesLoader(
       else if (paths === undefined) {
         // git reads its history while the loader lists and reads the files, which
         // are dated once it has answered (SPEC 17).
-        refreshing = tracker.refresh();
+        refreshing = refreshed(tracker.refresh());
         loaded = await loader.load(undefined, reread);
         refresh = await refreshing;
       } else {
         // A watcher's paths: whether those changed in the work tree, and what
         // the commits since touched when HEAD moved (then read too).
         const named = paths.filter((p) => p.startsWith(root)).map((p) => p.slice(root.length));
-        refreshing = tracker.refresh(named);
+        refreshing = refreshed(tracker.refresh(named));
         refresh = await refreshing;
         loaded = refresh.changed === "all"
           ? await loader.load(undefined, reread)

@@ -549,7 +549,10 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       ]);
       const range = since.code === 0 ? parseLog(since.stdout, at.prefix) : undefined;
       if (range && range.boundary.has(old.head)) {
-        const files = new Map(old.files);
+        // Extended in place, not copied: a copy of 100,000 entries was most of what re-dating
+        // a commit cost. Nothing else reads the map as it was (the derivation cache writes the
+        // history it is given at once, and compares kept histories by object, not by map).
+        const files = old.files as Map<string, HistoryDates>;
         for (const [path, dates] of range.files) {
           const was = files.get(path);
           files.set(

@@ -275,7 +275,8 @@ export function createLoader<T extends object>(
     checkedVersion = extraVersion === undefined ? UNCHECKED : version;
     const again: ReadJob[] = [];
     let changed = 0;
-    for (const [key, entry] of next) {
+    const moved = extraVersion === undefined ? undefined : options.movedExtras?.();
+    for (const [key, entry] of moved === undefined ? next : entriesAt(moved, next)) {
       if (isWarning(entry.result)) continue;
       const shown = shownOf(entry);
       const extra = extraFor(shown);
@@ -303,6 +304,25 @@ export function createLoader<T extends object>(
     const helped = await readAll(again, next, blocking, work);
     return { changed: changed + again.length, helped };
   };
+
+  /**
+   * The entries of `next` at the paths `shown` (relative to the content
+   * root): each plugin's whose folder holds the path.
+   */
+  function* entriesAt(
+    shown: ReadonlySet<string>,
+    next: ReadonlyMap<string, Entry<T>>,
+  ): Generator<[string, Entry<T>]> {
+    for (const path of shown) {
+      const abs = `${config.root}/${path}`;
+      for (const { plugin, folder } of selectors) {
+        if (!abs.startsWith(folder)) continue;
+        const key = entryKey(plugin.name, abs);
+        const entry = next.get(key);
+        if (entry !== undefined) yield [key, entry];
+      }
+    }
+  }
 
   /** Compares checksums of the files whose stamps are too recent to trust: those that differ are read. */
   const verifyAll = async (

@@ -126,6 +126,13 @@ export interface LoaderOptions<T> {
    */
   readonly extraVersion?: () => unknown;
   /**
+   * The files (relative to the content root) whose extra may have changed
+   * since the last call, `undefined` for any: asked when `extraVersion`
+   * changed, so that only those are compared (a commit re-dates the files it
+   * touched, not every file). Without it, every file is compared.
+   */
+  readonly movedExtras?: () => ReadonlySet<string> | undefined;
+  /**
    * Awaited after the files are read, before their extras are compared:
    * what `extraFor` answers from may still be on its way (commit dates from
    * a `git log` that runs while the folders are listed and the files read).
