@@ -2,7 +2,7 @@
 // restart, by watching (or polling where watching is unavailable).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
@@ -287,6 +287,45 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       }
     });
   }
+
+  it("a change to git's index alone (git rm --cached, then git add) shows as an edit does", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const top = await repository();
+    // Nothing but the index changes: no content file written, HEAD where it was. The periodic
+    // listing, which would also see it, is out of the way.
+    const s = await serviceOn(join(top, "site"), { watch: true, relistInterval: 3_600_000 });
+    try {
+      const lastUpdate = async (uri: string) => {
+        const { body } = await s.json("/api/content.json");
+        return body.data.find((item: { uri: string }) => item.uri === uri)?.last_update;
+      };
+      assert.equal(await lastUpdate("a"), "2020-01-02");
+      // Its time a day of its own: changed in the index, it is dated by it.
+      const then = new Date("2023-03-03T12:00:00Z");
+      await utimes(join(top, "site/docs/a.md"), then, then);
+      git(top, ["rm", "-q", "--cached", "site/docs/a.md"]);
+      await until(
+        "a deletion staged: dated by its time",
+        async () => (await lastUpdate("a")) === "2023-03-03",
+      );
+      // Added back: the index as HEAD has it, the commit's date again.
+      git(top, ["add", "site/docs/a.md"]);
+      await until("added back", async () => (await lastUpdate("a")) === "2020-01-02");
+      git(top, ["rm", "-q", "--cached", "site/docs/a.md"]);
+      await until("staged again", async () => (await lastUpdate("a")) === "2023-03-03");
+      const fresh = await createContentApi({
+        config: join(top, "site/services.yaml"),
+        logger: memoryLogger(),
+      });
+      const feed = async (fetch: (r: Request) => Promise<Response>) =>
+        (await (await fetch(new Request("http://localhost:8000/api/content.json"))).json()).data;
+      assert.deepEqual(await feed(s.api.fetch), await feed(fresh.fetch));
+      fresh.close();
+    } finally {
+      await s.close();
+      await removeSite(top);
+    }
+  });
 
   it("watchGitHead calls for each commit; the git tracker names the files under the root that the new commits touched, and only those", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");

@@ -459,6 +459,12 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   let inTree: boolean | undefined;
   /** HEAD's stamp at the last refresh: while it is the same, so is HEAD. */
   let headStamp: string | undefined;
+  /**
+   * Git's index file as it was when the whole work tree was last asked
+   * about: an index changed since (`git rm --cached`, `git reset -- <path>`)
+   * may change which files are dirty with no file written and HEAD still.
+   */
+  let indexAt: string | undefined;
   let gitDir: string | undefined;
   const git = (args: readonly string[]) => {
     processes++;
@@ -631,19 +637,23 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       // the old HEAD, and a checkout would never be seen.) Unknown on the first refresh, which
       // finds the git folder: the next one reads HEAD.
       const stamp = stampNow();
-      // A watcher's paths, while HEAD stays where it was: only whether those changed in the work tree.
+      const index = gitDir === undefined ? undefined : indexStamp(gitDir);
+      // A watcher's paths, while HEAD stays where it was: only whether those changed in the work
+      // tree (the whole of it when git's index changed).
       const still = history !== undefined && headStamp !== undefined && stamp === headStamp;
       if (named && still) {
         // The root's own folder (a watcher's event on it, "") is no file of git's, and no
         // pathspec git takes: its status asked, git failed, and the work tree was not known.
         const paths = named.filter((path) => path !== "");
-        if (paths.length === 0) return { changed: new Set() };
+        const whole = index !== indexAt;
+        if (paths.length === 0 && !whole) return { changed: new Set() };
         const prefix = history!.prefix;
-        const found = await status(prefix, paths);
+        const found = await status(prefix, whole ? undefined : paths);
         if (!found) {
           state = undefined; // what the work tree holds is not known now
           return { changed: new Set() };
         }
+        if (whole) indexAt = index;
         const head = headOfHistory(history!);
         const changed = new Set<string>();
         const scope = found.whole ? [...new Set([...dirty, ...found.found])] : paths;
@@ -680,6 +690,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       shallow = at.shallow !== "";
       const [read, found] = await Promise.all([readHistory(at), status(at.prefix)]);
       headStamp = stamp;
+      if (found) indexAt = index;
       const wasDirty = dirty;
       dirty = found?.found ?? new Set();
       // Known only when both answered: a failed status or log reads again next time.
@@ -780,6 +791,20 @@ export function refStamp(gitDir: string): string {
     fileStamp(`${commonDir}/refs/replace`),
     fileStamp(`${commonDir}/info/grafts`),
   ].join("\n");
+}
+
+/**
+ * A work tree's index file (`index` in its git folder), stamped: `git add`,
+ * `git rm --cached` and a commit change it.
+ *
+ * @example
+ * ```ts
+ * import { indexStamp } from "./git.ts";
+ * indexStamp("/site/.git"); // "1234:5678:1763700000000.123:1763700000000.123"
+ * ```
+ */
+export function indexStamp(gitDir: string): string {
+  return fileStamp(`${gitDir}/index`);
 }
 
 /**

@@ -4,7 +4,7 @@
 // repository's HEAD and the ref it points at are watched instead; what the
 // new commits touched is the git tracker's to ask (`git.ts`), once, in the
 // reload this watcher asks for.
-import { inWorkTree, refStamp, runGit } from "./git.ts";
+import { indexStamp, inWorkTree, refStamp, runGit } from "./git.ts";
 
 /**
  * How often the repository's HEAD, its branch's ref and the packed refs are
@@ -56,10 +56,13 @@ export function watchGitHead(
   (async () => {
     const gitDir = await gitDirOf(root);
     if (gitDir === undefined || stopped) return options.onReady?.(false);
-    let stamp = refStamp(gitDir);
+    // HEAD and its ref, and git's index: a change to the index alone (`git rm --cached`) can
+    // change which files are dirty, and so their dates, with no content file written.
+    const stampNow = () => `${refStamp(gitDir)}\n${indexStamp(gitDir)}`;
+    let stamp = stampNow();
     // A few blocking stats: a tick ends before the next can begin.
     const tick = () => {
-      const next = refStamp(gitDir);
+      const next = stampNow();
       if (next === stamp) return;
       stamp = next;
       if (!stopped) onMoved();

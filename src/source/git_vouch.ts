@@ -22,6 +22,7 @@ import {
   fileStamp,
   gitArgs,
   gitEnv,
+  indexStamp,
   refStamp,
   replacementsOf,
   stateKeyOf,
@@ -93,11 +94,6 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
   } finally {
     rmSync(file, { force: true });
   }
-}
-
-/** Git's index file, stamped. */
-function indexStamp(gitDir: string): string {
-  return fileStamp(`${gitDir}/index`);
 }
 
 /**
