@@ -218,6 +218,21 @@ async function repository(inside = false): Promise<string> {
   return top;
 }
 
+/** Asserts that a serving site's feed is what a fresh start on its files serves. */
+async function assertAsFresh(s: TestSite, top: string): Promise<void> {
+  const fresh = await createContentApi({
+    config: join(top, "site/services.yaml"),
+    logger: memoryLogger(),
+  });
+  const feed = async (fetch: (r: Request) => Promise<Response>) =>
+    (await (await fetch(new Request("http://localhost:8000/api/content.json"))).json()).data;
+  try {
+    assert.deepEqual(await feed(s.api.fetch), await feed(fresh.fetch));
+  } finally {
+    fresh.close();
+  }
+}
+
 describe("git changes are content changes (SPEC 4, 10)", () => {
   const variants = [[true, false], [true, true], ["poll", false]] as const;
   for (const [mode, inside] of variants) {
@@ -273,14 +288,7 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
         await shows("a rebase", "2022-08-09");
         await until("b's rebased commit", async () => (await lastUpdate("b")) === "2025-05-05");
 
-        const fresh = await createContentApi({
-          config: join(top, "site/services.yaml"),
-          logger: memoryLogger(),
-        });
-        const feed = async (fetch: (r: Request) => Promise<Response>) =>
-          (await (await fetch(new Request("http://localhost:8000/api/content.json"))).json()).data;
-        assert.deepEqual(await feed(s.api.fetch), await feed(fresh.fetch));
-        fresh.close();
+        await assertAsFresh(s, top);
       } finally {
         await s.close();
         await removeSite(top);
@@ -313,14 +321,7 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       await until("added back", async () => (await lastUpdate("a")) === "2020-01-02");
       git(top, ["rm", "-q", "--cached", "site/docs/a.md"]);
       await until("staged again", async () => (await lastUpdate("a")) === "2023-03-03");
-      const fresh = await createContentApi({
-        config: join(top, "site/services.yaml"),
-        logger: memoryLogger(),
-      });
-      const feed = async (fetch: (r: Request) => Promise<Response>) =>
-        (await (await fetch(new Request("http://localhost:8000/api/content.json"))).json()).data;
-      assert.deepEqual(await feed(s.api.fetch), await feed(fresh.fetch));
-      fresh.close();
+      await assertAsFresh(s, top);
     } finally {
       await s.close();
       await removeSite(top);

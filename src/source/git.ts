@@ -326,6 +326,16 @@ function historyAt(at: HeadAt): Omit<GitHistory, "files"> {
   return { head: at.commit, prefix: at.prefix, shallow: at.shallow, replaced: at.replaced };
 }
 
+/**
+ * Whether a history read at one commit can be extended to `at`: the same
+ * root's place, shallow boundary and replacements (its commits then say the
+ * rest).
+ */
+function sameGraph(history: GitHistory, at: HeadAt): boolean {
+  return history.prefix === at.prefix && history.shallow === at.shallow &&
+    history.replaced === at.replaced;
+}
+
 /** Why a kept history is no base for the history at `at`, in words. */
 function whyReadAgain(old: GitHistory, at: HeadAt): string {
   if (old.shallow !== at.shallow) return "the shallow clone's boundary moved (a deeper fetch)";
@@ -459,12 +469,6 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   let inTree: boolean | undefined;
   /** HEAD's stamp at the last refresh: while it is the same, so is HEAD. */
   let headStamp: string | undefined;
-  /**
-   * Git's index file as it was when the whole work tree was last asked
-   * about: an index changed since (`git rm --cached`, `git reset -- <path>`)
-   * may change which files are dirty with no file written and HEAD still.
-   */
-  let indexAt: string | undefined;
   let gitDir: string | undefined;
   const git = (args: readonly string[]) => {
     processes++;
@@ -532,18 +536,12 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   const readHistory = async (
     at: HeadAt,
   ): Promise<{ changed: ReadonlySet<string> | "all"; note?: string }> => {
-    if (
-      history && history.head === at.commit && history.prefix === at.prefix &&
-      history.shallow === at.shallow && history.replaced === at.replaced
-    ) {
+    if (history && history.head === at.commit && sameGraph(history, at)) {
       return { changed: new Set() };
     }
     // A history git could not give is no base to extend: read whole.
     const old = history === unread ? undefined : history;
-    if (
-      old && old.prefix === at.prefix && old.shallow === at.shallow &&
-      old.replaced === at.replaced
-    ) {
+    if (old && sameGraph(old, at)) {
       const since = await git([
         "log",
         "--boundary",
@@ -637,23 +635,20 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       // the old HEAD, and a checkout would never be seen.) Unknown on the first refresh, which
       // finds the git folder: the next one reads HEAD.
       const stamp = stampNow();
-      const index = gitDir === undefined ? undefined : indexStamp(gitDir);
-      // A watcher's paths, while HEAD stays where it was: only whether those changed in the work
-      // tree (the whole of it when git's index changed).
+      // A watcher's paths, while HEAD and git's index stay where they were: only whether those
+      // changed in the work tree.
       const still = history !== undefined && headStamp !== undefined && stamp === headStamp;
       if (named && still) {
         // The root's own folder (a watcher's event on it, "") is no file of git's, and no
         // pathspec git takes: its status asked, git failed, and the work tree was not known.
         const paths = named.filter((path) => path !== "");
-        const whole = index !== indexAt;
-        if (paths.length === 0 && !whole) return { changed: new Set() };
+        if (paths.length === 0) return { changed: new Set() };
         const prefix = history!.prefix;
-        const found = await status(prefix, whole ? undefined : paths);
+        const found = await status(prefix, paths);
         if (!found) {
           state = undefined; // what the work tree holds is not known now
           return { changed: new Set() };
         }
-        if (whole) indexAt = index;
         const head = headOfHistory(history!);
         const changed = new Set<string>();
         const scope = found.whole ? [...new Set([...dirty, ...found.found])] : paths;
@@ -690,7 +685,6 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
       shallow = at.shallow !== "";
       const [read, found] = await Promise.all([readHistory(at), status(at.prefix)]);
       headStamp = stamp;
-      if (found) indexAt = index;
       const wasDirty = dirty;
       dirty = found?.found ?? new Set();
       // Known only when both answered: a failed status or log reads again next time.
@@ -755,10 +749,13 @@ function parseLog(
 }
 
 /**
- * What changes when the checked-out commit may have: HEAD's text (a branch
- * or a commit), and the stamps of the ref it names, of the packed refs, of
- * a reftable's list (git ≥ 2.45 may keep refs there) and of the shallow
- * file. A few blocking stats and one small read, no process.
+ * What changes when the checked-out commit, or what git's index holds, may
+ * have: HEAD's text (a branch or a commit), and the stamps of the ref it
+ * names, of the packed refs, of a reftable's list (git ≥ 2.45 may keep refs
+ * there), of the shallow file, of the replacements, and of the index (a
+ * change to it alone, `git rm --cached`, changes which files are dirty with
+ * no content file written). A few blocking stats and one small read, no
+ * process.
  *
  * @param gitDir the work tree's git folder (`.git`, or `.git/worktrees/x` of a linked one)
  *
@@ -790,20 +787,12 @@ export function refStamp(gitDir: string): string {
     // A commit replaced or no longer (`git replace`, grafts): the history changes, HEAD stays.
     fileStamp(`${commonDir}/refs/replace`),
     fileStamp(`${commonDir}/info/grafts`),
+    indexStamp(gitDir),
   ].join("\n");
 }
 
-/**
- * A work tree's index file (`index` in its git folder), stamped: `git add`,
- * `git rm --cached` and a commit change it.
- *
- * @example
- * ```ts
- * import { indexStamp } from "./git.ts";
- * indexStamp("/site/.git"); // "1234:5678:1763700000000.123:1763700000000.123"
- * ```
- */
-export function indexStamp(gitDir: string): string {
+/** A work tree's index file (`index` in its git folder), stamped. */
+function indexStamp(gitDir: string): string {
   return fileStamp(`${gitDir}/index`);
 }
 

@@ -4,11 +4,11 @@
 // repository's HEAD and the ref it points at are watched instead; what the
 // new commits touched is the git tracker's to ask (`git.ts`), once, in the
 // reload this watcher asks for.
-import { indexStamp, inWorkTree, refStamp, runGit } from "./git.ts";
+import { inWorkTree, refStamp, runGit } from "./git.ts";
 
 /**
- * How often the repository's HEAD, its branch's ref and the packed refs are
- * stat'ed, in ms: a commit shows well within the 2 seconds of SPEC 10.
+ * How often the repository's HEAD, its branch's ref, the packed refs and
+ * git's index are stat'ed, in ms: a commit shows well within the 2 seconds of SPEC 10.
  */
 export const GIT_POLL_MS = 500;
 
@@ -56,13 +56,10 @@ export function watchGitHead(
   (async () => {
     const gitDir = await gitDirOf(root);
     if (gitDir === undefined || stopped) return options.onReady?.(false);
-    // HEAD and its ref, and git's index: a change to the index alone (`git rm --cached`) can
-    // change which files are dirty, and so their dates, with no content file written.
-    const stampNow = () => `${refStamp(gitDir)}\n${indexStamp(gitDir)}`;
-    let stamp = stampNow();
+    let stamp = refStamp(gitDir);
     // A few blocking stats: a tick ends before the next can begin.
     const tick = () => {
-      const next = stampNow();
+      const next = refStamp(gitDir);
       if (next === stamp) return;
       stamp = next;
       if (!stopped) onMoved();

@@ -22,7 +22,6 @@ import {
   fileStamp,
   gitArgs,
   gitEnv,
-  indexStamp,
   refStamp,
   replacementsOf,
   stateKeyOf,
@@ -39,10 +38,8 @@ export interface GitVouch {
   readonly commit: string;
   /** Where the content root sits in the work tree (`docs/`, or `""`). */
   readonly prefix: string;
-  /** HEAD and the ref it names, stamped: a commit, checkout or reset changes it. */
+  /** HEAD, the ref it names and git's index, stamped (`refStamp`): a commit, checkout, reset or `git add` changes it. */
   readonly ref: string;
-  /** Git's index file, stamped: a change to what git tracks or how (`update-index`) changes it. */
-  readonly index: string;
   /** The files changed in the work tree, relative to the content root, sorted. */
   readonly dirty: readonly string[];
   /** Every folder listed, with its modification time: no entry was added, removed or renamed. */
@@ -334,7 +331,6 @@ export function vouchAtStop(
     return undefined;
   }
   const ref = refStamp(gitDir);
-  const index = indexStamp(gitDir);
   // `git config` exits 1 when no such setting is set.
   const settings = gitSync(
     root,
@@ -420,13 +416,12 @@ export function vouchAtStop(
   // Stamped after git asked them: what it read is what was stamped, or a change shows.
   const attributes = attributeStamps(top, prefix, gitDir, read.folders.keys(), attributesFile);
   // Nothing of git's moved while it was asked.
-  if (refStamp(gitDir) !== ref || indexStamp(gitDir) !== index) return undefined;
+  if (refStamp(gitDir) !== ref) return undefined;
   return {
     gitDir,
     commit,
     prefix,
     ref,
-    index,
     dirty,
     folders,
     files,
@@ -452,7 +447,6 @@ export function vouchAtStop(
 export function stillVouched(root: string, vouch: GitVouch): Promise<boolean> {
   if (GIT_PLACES.some((name) => process.env[name])) return Promise.resolve(false);
   if (refStamp(vouch.gitDir) !== vouch.ref) return Promise.resolve(false);
-  if (indexStamp(vouch.gitDir) !== vouch.index) return Promise.resolve(false);
   // Started first: git stats the tracked files on the other core while this one stats the rest.
   // Anything git says on its error output (a folder it cannot read) is no clean answer.
   const status = execGit(root, statusArgs(vouch.attributesFile), GIT_TIMEOUT_MS).then((run) =>
@@ -496,7 +490,6 @@ export function isGitVouch(value: unknown): value is GitVouch {
   const text = (x: unknown) => typeof x === "string";
   const number = (x: unknown) => typeof x === "number";
   return !!v && text(v.gitDir) && text(v.commit) && text(v.prefix) && text(v.ref) &&
-    text(v.index) &&
     Array.isArray(v.dirty) && v.dirty.every(text) &&
     Array.isArray(v.folders) &&
     v.folders.every((f) => Array.isArray(f) && f.length === 2 && text(f[0]) && number(f[1])) &&
