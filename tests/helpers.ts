@@ -2,7 +2,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import process from "node:process";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ContentApi, ContentApiOptions, Logger } from "../mod.ts";
@@ -148,7 +148,28 @@ export async function serviceOn(root: string, options: SiteOptions = {}): Promis
 export async function copySite(root: string): Promise<string> {
   const copy = await mkdtemp(join(tmpdir(), "content-feed-"));
   await cp(root, copy, { recursive: true, preserveTimestamps: true });
+  await keepMilliseconds(root, copy);
   return copy;
+}
+
+/**
+ * Gives each file under `copy` the whole millisecond of its modification
+ * time under `root`, which dates and orders items. `cp`'s
+ * `preserveTimestamps` under Node passes the time as seconds in a double:
+ * `.550` arrives as `.549999952`, a millisecond early, and two files written
+ * a millisecond apart then order alike in the copy (a flaky test). Half a
+ * millisecond past the whole one survives that rounding.
+ */
+async function keepMilliseconds(root: string, copy: string): Promise<void> {
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    const from = join(root, entry.name);
+    const to = join(copy, entry.name);
+    if (entry.isDirectory()) await keepMilliseconds(from, to);
+    else if (entry.isFile()) {
+      const { atimeMs, mtimeMs } = await stat(from);
+      await utimes(to, atimeMs / 1000, (Math.floor(mtimeMs) + 0.5) / 1000);
+    }
+  }
 }
 
 /**
