@@ -22,6 +22,8 @@ import type { PluginsListing } from "./source/list_plugins.ts";
 import type { PreviousFeed } from "./feed/feed_bytes.ts";
 import { codeVersion } from "./source/code_version.ts";
 import type { KeptFeed } from "./http/answer_store.ts";
+import { etagOfDigest } from "./http/representation.ts";
+import { fileChecksum } from "./source/file_hash.ts";
 import type { JournalState } from "./sync/state.ts";
 import { dropFeedImage, keepFeedImage, readFeedImageSoon } from "./sync/feed_image_file.ts";
 import type { Item } from "./index/item.ts";
@@ -488,9 +490,10 @@ function readImage(
 }
 
 /**
- * Keeps the full feed a stopping server served for the next start (SPEC
+ * Keeps the full feed of a stopping server's index for the next start (SPEC
  * 17): its bytes, offsets, ETag and encodings, under the key of what they
- * were made of. A feed not served, or a journal not on disk, keeps nothing.
+ * were made of. The feed as served, else written now (`feed`); a journal
+ * not on disk, or no base URL known, keeps nothing.
  *
  * @param content what the served index was made from (`Pipeline.restartKey`),
  *   for the next start's early check; `undefined` keeps no early check
@@ -498,15 +501,17 @@ function readImage(
 function keepImage(
   config: ContentConfig | undefined,
   journal: Journal,
-  served: KeptFeed | undefined,
+  feed: () => KeptFeed | undefined,
   index: Index,
   state: JournalState,
   warn: (message: string) => void,
   content: string | undefined,
   gitVouch: () => ReturnType<NonNullable<Pipeline["gitVouch"]>>,
 ): void {
-  if (!served || !config || !journal.durable) return;
+  if (!config || !journal.durable) return;
   try {
+    const served = feed();
+    if (!served) return;
     const version = codeVersion();
     const items = feedItemKeys(index, journal.keyOf);
     const cursor = formatCursor(state.id, state.head);
@@ -797,7 +802,8 @@ async function serveFirstIndex(
       keepImage(
         config,
         journal,
-        handle.servedFeed(),
+        // Served or not: a server whose clients only asked for pages and changes keeps it too.
+        () => handle.feedToKeep((bytes) => etagOfDigest(fileChecksum(bytes))),
         index!,
         journalState,
         logWarning,

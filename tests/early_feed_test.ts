@@ -10,7 +10,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { Buffer } from "node:buffer";
 import {
   appendFile,
   mkdir,
@@ -236,6 +237,45 @@ describe("a restart with nothing changed serves the kept full feed before its in
       assert.ok(!existsSync(image), "used once its index is served");
       served.api.close();
       assert.ok(existsSync(image), "kept again at the stop");
+    });
+  });
+
+  it("a server never asked for the full feed keeps it too; an encoding it did not keep is not made early", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      const api = await createContentApi({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+      });
+      const page = await api.fetch(new Request(`${FEED}?type=docs&limit=2`));
+      assert.equal(page.status, 200);
+      const pageEtag = page.headers.get("etag");
+      api.close();
+      const again = await restart(root);
+      assert.ok(again.early, "the feed written as the last server stopped is served at once");
+      // Its bytes and ETag are the index's; gzip was not kept, so the early answer is identity.
+      assert.deepEqual(again.early.bytes, again.built.bytes);
+      assert.equal(again.early.etag, again.built.etag);
+      assert.equal(again.early.lastModified, again.built.lastModified);
+      assert.deepEqual(again.early.gzip, again.early.bytes, "no gzip made beside the load");
+      assert.equal(again.early.gzipEtag, again.early.etag);
+      // Once the index is built, gzip is made as for any feed.
+      assert.deepEqual(gunzipSync(again.built.gzip), Buffer.from(again.built.bytes));
+      assert.notEqual(again.built.gzipEtag, again.built.etag);
+      assert.deepEqual(again.warnings, []);
+      // The same build time: a page a client holds revalidates across the restart.
+      const third = await createContentApi({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+      });
+      try {
+        const revalidated = await third.fetch(
+          new Request(`${FEED}?type=docs&limit=2`, { headers: { "if-none-match": pageEtag! } }),
+        );
+        assert.equal(revalidated.status, 304);
+      } finally {
+        third.close();
+      }
     });
   });
 

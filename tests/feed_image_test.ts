@@ -22,7 +22,9 @@ import {
   readFeedImageSoon,
 } from "../src/sync/feed_image_file.ts";
 import type { FeedImage, FeedImageMeta } from "../src/pipeline/feed_image.ts";
-import { configFor, LONG, md, memoryLogger, removeSite, writeSite } from "./helpers.ts";
+import { gunzipSync } from "node:zlib";
+import { Buffer } from "node:buffer";
+import { configFor, LONG, md, memoryLogger, removeSite, sha256, writeSite } from "./helpers.ts";
 
 const BASE = "https://example.com";
 const FEED = `${BASE}/api/content.json`;
@@ -126,8 +128,9 @@ describe("a restart with nothing changed serves the full feed its last server ke
       const third = await startedAt(root, T0 + 2 * HOUR, fullFeed);
       assert.equal(third.etag, first.etag);
 
-      // A server whose content changed while it ran, and that did not serve the new feed,
-      // keeps none: the image it took is not left for a start after the change.
+      // A server whose content changed while it ran, and that did not serve the new feed:
+      // the image it took is not left for a start after the change; it keeps its own
+      // index's feed, written as it stops.
       await startedAt(root, T0 + 3 * HOUR, async (api) => {
         assert.equal(api.index.builtAt, T0, "it took the image");
         await writeFile(
@@ -142,8 +145,48 @@ describe("a restart with nothing changed serves the full feed its last server ke
         assert.deepEqual(seen.identity, written(api));
         return seen;
       });
-      assert.equal(fifth.generated, "2026-01-01 13:00:00", "no image left behind");
-      assert.notEqual(fifth.etag, first.etag);
+      assert.equal(fifth.generated, "2026-01-01 12:00:00", "the changed index's own feed");
+      assert.notEqual(fifth.etag, first.etag, "not the image taken before the change");
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a server never asked for the full feed keeps it as it stops: pages keep their ETags across a restart", async () => {
+    const root = await writeSite(files());
+    const PAGE = `${FEED}?type=docs&limit=3`;
+    const pageOf = async (api: ContentApi) => {
+      const response = await api.fetch(new Request(PAGE));
+      assert.equal(response.status, 200);
+      return {
+        etag: response.headers.get("etag"),
+        lastModified: response.headers.get("last-modified"),
+        body: await response.text(),
+      };
+    };
+    try {
+      // Its clients asked for a page only: the full feed is written as it stops.
+      const first = await startedAt(
+        root,
+        T0,
+        async (api) => ({ page: await pageOf(api), feed: written(api) }),
+      );
+      const again = await startedAt(root, T0 + HOUR, async (api) => {
+        assert.equal(api.index.builtAt, T0, "the stopped server's build time");
+        const page = await pageOf(api);
+        const seen = await fullFeed(api);
+        // Differential: the kept bytes are what this index's feed is, written anew.
+        assert.deepEqual(seen.identity, written(api));
+        return { page, seen };
+      });
+      assert.deepEqual(again.page, first.page, "the same page, ETag and Last-Modified");
+      assert.deepEqual(again.seen.identity, first.feed);
+      assert.equal(again.seen.etag, `"${sha256(first.feed).slice(0, 32)}"`);
+      assert.equal(again.seen.lastModified, first.page.lastModified);
+      // No gzip was kept: made when first asked for, then kept by that start's stop.
+      assert.deepEqual(gunzipSync(again.seen.gzip), Buffer.from(first.feed));
+      const third = await startedAt(root, T0 + 2 * HOUR, fullFeed);
+      assert.deepEqual(third, again.seen);
     } finally {
       await removeSite(root);
     }

@@ -1,5 +1,5 @@
 import { type FeedBytes, type PreviousFeed, renderFullFeed } from "../feed/feed_bytes.ts";
-import type { AnswerPlan, Making } from "../feed/plan.ts";
+import { type AnswerPlan, type Making, TYPES } from "../feed/plan.ts";
 import type { Index } from "../index/build.ts";
 import type { Item } from "../index/item.ts";
 import { urlWithoutIgnoredParameters } from "../routes/ignored_params.ts";
@@ -77,6 +77,21 @@ export interface AnswerStore {
    * stops; `undefined` when none was served.
    */
   servedFeed(index: Index): KeptFeed | undefined;
+  /**
+   * The full feed of `index` for a stopping server to keep: the one served
+   * ({@link servedFeed}), else written now for the index's own base URL
+   * (the configured one, else the one asked for), its ETag from `etagOf`
+   * (the quoted ETag `represent` gives those bytes) and no other encoding,
+   * which the next start makes when a client first asks for it. A server
+   * whose clients only asked for pages and changes keeps it too, so its
+   * next start answers with the same build time and ETags. `undefined`
+   * when no base URL is known.
+   */
+  feedToKeep(
+    index: Index,
+    journal: JournalState,
+    etagOf: (bytes: Uint8Array) => string,
+  ): KeptFeed | undefined;
   /**
    * Makes `index` the one followed, with its full feed for `feed.base`
    * the one kept (`pipeline/feed_image.ts`): its bytes are served, not
@@ -209,6 +224,17 @@ export function createAnswerStore(
       );
       const type = rep.shared["Content-Type"];
       return { base: own.base, type, full: own.full, etag: rep.etag, encoded };
+    },
+    feedToKeep(index, journal, etagOf) {
+      const served = this.servedFeed(index);
+      if (served) return served;
+      const base = own?.base ?? configuredBase;
+      if (base === undefined) return undefined;
+      // An index no request has followed yet (a reload just before the stop): its feed is
+      // written from the last one's bytes, as a request's would be.
+      this.follow(index);
+      const full = fullFeed({ index, journal, base });
+      return { base, type: TYPES.json, full, etag: etagOf(full.bytes), encoded: [] };
     },
     seedFeed(index, feed) {
       this.follow(index);

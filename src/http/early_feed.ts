@@ -26,6 +26,8 @@ import type { HttpSettings } from "./settings.ts";
  * 100,000 files, a kept feed of 15 MB was read whole seconds after it was
  * answered). A smaller body goes in one write, and every body where the
  * runtime would send a stream without its length (`Tuning.streamsKeepLength`).
+ * An encoding the image does not hold is not made while the index is built:
+ * such a request gets the bytes as they are (`Vary: Accept-Encoding` says so).
  *
  * @param basePath the base URL's path (`/content`), or `""`
  * @param answered told each time the full feed is answered, with when its
@@ -73,6 +75,13 @@ export function createEarlyFeedHandler(
       return starting(request);
     }
     if (url.pathname !== feedPath || url.search !== "") return starting(request);
+    // An encoding the last server did not keep (it wrote the feed as it stopped, never
+    // asked for it) is not made now, beside the load: the bytes go as they are.
+    if (!rep.ready.has(codingFor(request, rep.bytes.length))) {
+      const headers = new Headers(request.headers);
+      headers.set("accept-encoding", "identity");
+      request = new Request(request.url, { method, headers });
+    }
     const inSlices = (response: Response): Response => {
       const bytes = rep.ready.get(codingFor(request, rep.bytes.length))?.bytes;
       if (

@@ -73,8 +73,8 @@ export type Handler = (request: Request) => Response | Promise<Response>;
 
 /** The handler {@link createHandler} makes: it also says what full feed it served. */
 export interface ServiceHandler extends Handler {
-  /** The current index's full feed as served, if it was (`AnswerStore.servedFeed`). */
-  servedFeed(): KeptFeed | undefined;
+  /** The current index's full feed to keep at a stop, served or not (`AnswerStore.feedToKeep`). */
+  feedToKeep(etagOf: (bytes: Uint8Array) => string): KeptFeed | undefined;
   /**
    * Serves `feed` as the current index's full feed: the one a server kept
    * when it stopped, checked to be this index's (`pipeline/feed_image.ts`).
@@ -268,7 +268,8 @@ export function createHandler(options: HandlerOptions): ServiceHandler {
     return route(request, index, journal);
   };
   return Object.assign(handle, {
-    servedFeed: () => store.servedFeed(options.index()),
+    feedToKeep: (etagOf: (bytes: Uint8Array) => string) =>
+      store.feedToKeep(options.index(), options.journal(), etagOf),
     seedFeed: (feed: KeptFeed) => store.seedFeed(options.index(), feed),
     seedPrevious: (previous: PreviousFeed & { readonly base: string }) =>
       store.seedPrevious(options.index(), previous),

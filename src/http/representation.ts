@@ -44,7 +44,23 @@ export interface Representation {
 const encoder = new TextEncoder();
 
 async function etagOf(bytes: Uint8Array): Promise<string> {
-  return `"${(await sha256Hex(bytes)).slice(0, 32)}"`;
+  return etagOfDigest(await sha256Hex(bytes));
+}
+
+/**
+ * The strong ETag of bytes whose SHA-256 (lowercase hex) is `digest`: the
+ * one every answer of those bytes carries. For a caller that hashed them
+ * itself (a stopping server, synchronously).
+ *
+ * @example
+ * ```ts
+ * import { etagOfDigest } from "./representation.ts";
+ * etagOfDigest("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+ * // '"44136fa355b3678a1146ad16f7e8649e"'
+ * ```
+ */
+export function etagOfDigest(digest: string): string {
+  return `"${digest.slice(0, 32)}"`;
 }
 
 type Parts = Omit<Representation, "variants" | "held"> & { size: number };
