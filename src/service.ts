@@ -329,6 +329,8 @@ export async function startService(
       }
       const image = given.image = await kept?.image;
       if (image && counts) early = { image, counts, checked };
+      // Read now: `early` is let go before the pipeline is made.
+      const servesEarly = early !== undefined;
       // The server keeps each file's fields, not its text: a body is read
       // again when a request needs it.
       const make = () =>
@@ -341,7 +343,7 @@ export async function startService(
           site,
           listed,
           // Requests for the kept feed are answered while the first load runs.
-          ...(early ? { blockingFirstLoad: false } : {}),
+          ...(servesEarly ? { blockingFirstLoad: false } : {}),
         });
       // With the kept feed to serve, the server listens first: the cache is opened after.
       pipeline = early

@@ -279,6 +279,40 @@ describe("a restart with nothing changed serves the kept full feed before its in
     });
   });
 
+  it("its first load gives the thread back while it serves the kept feed: requests between are answered", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      await run(root);
+      const starting = await startService({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+        early: true,
+      });
+      assert.ok(starting.early);
+      let built = false;
+      const ready = starting.ready.then((service) => {
+        built = true;
+        return service;
+      });
+      // The first answer, once its body is taken, begins the load.
+      assert.equal((await seen(starting.handle)).status, 200);
+      // A request on each later turn of the event loop until the index is served: a load that
+      // held the thread to its end (the kept rows made at once, its I/O blocking) leaves none.
+      const during: number[] = [];
+      await new Promise<void>((resolve) => {
+        const probe = async () => {
+          if (built) return resolve();
+          during.push((await starting.handle(new Request(FEED))).status);
+          setTimeout(probe, 0);
+        };
+        setTimeout(probe, 0);
+      });
+      (await ready).api.close();
+      assert.ok(during.length > 0, "requests were answered while the first index was built");
+      assert.ok(during.every((status) => status === 200), `${during}`);
+    });
+  });
+
   it("only where asked for (the command line asks; a library caller waits for its service anyway)", async () => {
     await onSite(async (root) => {
       await settle(root);

@@ -70,8 +70,12 @@ export interface CacheKey {
 
 /** What opening a cache found. */
 export interface OpenedCache {
-  /** The files kept for the key's plugins. */
-  readonly files: readonly CachedFileRow[];
+  /**
+   * The files kept for the key's plugins, a part at a time: each part's rows
+   * are parsed when it is called (a start serving its kept feed reads them
+   * between requests).
+   */
+  readonly parts: readonly (() => readonly CachedFileRow[])[];
   /** Git's history as of the commit it was read at, when one was kept. */
   readonly git?: GitHistory;
   /** Why what it held was dropped (another code version, another content root), for one warning. */

@@ -178,6 +178,12 @@ export interface LoaderOptions<T> {
    */
   readonly kept?: readonly Entry<T>[];
   /**
+   * Entries a previous process kept, made on the first load before it lists
+   * (as {@link kept}): a caller that makes them a part at a time, letting
+   * requests be answered between parts.
+   */
+  readonly keptSoon?: () => Promise<readonly Entry<T>[]>;
+  /**
    * Whether the first load blocks on its I/O, as it may when nothing is
    * served before it ends. Default `true`; `false` for a start that
    * answers requests meanwhile (SPEC 17: the kept full feed).

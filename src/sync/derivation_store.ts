@@ -56,7 +56,7 @@ export function isCacheTable(name: string): boolean {
  * import { DatabaseSync } from "node:sqlite";
  * import { derivationTables } from "./derivation_store.ts";
  * const cache = derivationTables(new DatabaseSync(":memory:"));
- * cache.open({ version: "v1", root: "/site/content", plugins: {} }).files.length; // 0
+ * cache.open({ version: "v1", root: "/site/content", plugins: {} }).parts.length; // 0
  * ```
  */
 export function derivationTables(db: DatabaseSync): DerivationCache {
@@ -170,11 +170,14 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
           kept.get(name) !== key.plugins[name]
         ),
       );
-      const parts = (db.prepare("SELECT part, rows FROM cache_parts").all() as {
+      const stored = db.prepare("SELECT part, rows FROM cache_parts").all() as {
         part: number;
         rows: string;
-      }[]).map(({ part, rows }) => ({ part, rows: rowsOf(rows) }));
+      }[];
+      /** Every part's rows, parsed here when a plugin's rows had to be dropped. */
+      let parsed: { part: number; rows: CachedFileRow[] }[] | undefined;
       if (changed.size > 0) {
+        const parts = parsed = stored.map(({ part, rows }) => ({ part, rows: rowsOf(rows) }));
         const forget = db.prepare("DELETE FROM cache_plugins WHERE name = ?");
         const putPlugin = db.prepare(
           "INSERT INTO cache_plugins (name, fingerprint) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint",
@@ -212,7 +215,17 @@ export function derivationTables(db: DatabaseSync): DerivationCache {
         }
       }
       return {
-        files: parts.flatMap((part) => part.rows),
+        // Parsed when read, once: the text is let go with it.
+        parts: stored.map((part, i) => {
+          if (parsed) return () => parsed![i].rows;
+          let text: string | undefined = part.rows;
+          let rows: readonly CachedFileRow[] | undefined;
+          return () => {
+            rows ??= rowsOf(text);
+            text = undefined;
+            return rows;
+          };
+        }),
         ...(git ? { git } : {}),
         ...(dropped ? { dropped } : {}),
       };
