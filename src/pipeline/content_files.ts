@@ -171,28 +171,21 @@ export function createContentFilesLoader(
       return found;
     });
   const prefixOf = new Map(config.plugins.map((plugin) => [plugin.name, plugin.path]));
-  const adoptPart = (part: () => readonly CachedFileRow[], into: Entry<IndexedFile>[]) => {
-    for (const row of part()) {
-      const entry = entryOf(row, config.root, prefixOf);
-      if (entry) into.push(adopt(entry));
-    }
-  };
   const keptParts = opened?.parts ?? [];
-  const kept: Entry<IndexedFile>[] = [];
-  // A start that serves its kept feed meanwhile makes the rows on its first load, a part at a
-  // time, answering the requests that came between parts: made here, they held the thread
-  // 50-70 ms at 10,000 files, and their parsing 100-250 ms more.
-  const keptSoon = options.blockingFirstLoad === false && keptParts.length > 0
-    ? async () => {
-      const entries: Entry<IndexedFile>[] = [];
-      for (const part of keptParts) {
-        adoptPart(part, entries);
-        await nextTurn();
+  // Made on the first load, a part at a time; a start that serves its kept feed meanwhile
+  // answers the requests that came between parts (made at once, the rows held the thread
+  // 50-70 ms at 10,000 files, and their parsing 100-250 ms more).
+  const kept = keptParts.length === 0 ? undefined : async () => {
+    const entries: Entry<IndexedFile>[] = [];
+    for (const part of keptParts) {
+      for (const row of part()) {
+        const entry = entryOf(row, config.root, prefixOf);
+        if (entry) entries.push(adopt(entry));
       }
-      return entries;
+      if (options.blockingFirstLoad === false) await nextTurn();
     }
-    : undefined;
-  if (!keptSoon) { for (const part of keptParts) adoptPart(part, kept); }
+    return entries;
+  };
   function adopt(entry: Entry<IndexedFile>): Entry<IndexedFile> {
     const result = entry.result;
     if (!shareNames || !("fields" in result)) return entry;
@@ -258,7 +251,6 @@ export function createContentFilesLoader(
         derive?.withPage,
       ),
     kept,
-    keptSoon,
     blockingFirstLoad: options.blockingFirstLoad,
     listed: options.listed,
     settled: cache

@@ -75,15 +75,8 @@ export function createLoader<T extends object>(
   let cache = new Map<string, Entry<T>>();
   /** Entries a previous process kept, as they came (counted when reused). */
   const kept = new WeakSet<Entry<T>>();
-  const keep = (entries: readonly Entry<T>[]) => {
-    for (const entry of entries) {
-      cache.set(entryKey(entry.plugin, entry.abs), entry);
-      kept.add(entry);
-    }
-  };
-  keep(options.kept ?? []);
-  /** Kept entries the first load makes before it lists (`LoaderOptions.keptSoon`). */
-  let keptSoon = options.keptSoon;
+  /** Kept entries the first load makes before it lists (`LoaderOptions.kept`). */
+  let making = options.kept;
   /** What the last full listing said: its warnings, files left out and skipped. */
   let listing: Pick<PluginsListing, "warnings" | "leftOut" | "skipped" | "unlisted"> = {
     warnings: [],
@@ -349,10 +342,13 @@ export function createLoader<T extends object>(
   };
 
   const full = async (): Promise<Loaded<T>> => {
-    if (keptSoon) {
-      const making = keptSoon;
-      keptSoon = undefined;
-      keep(await making());
+    if (making) {
+      const make = making;
+      making = undefined;
+      for (const entry of await make()) {
+        cache.set(entryKey(entry.plugin, entry.abs), entry);
+        kept.add(entry);
+      }
     }
     // The first load blocks on its I/O (nothing is served before it ends);
     // with nothing to compare with (no kept entries), each read stats its own file.

@@ -174,15 +174,11 @@ export interface LoaderOptions<T> {
    * SPEC 17): the entries the first load starts from. A kept entry is
    * reused while its file's size, modification time and inode are the same
    * (and the file was not modified within {@link RACY_MS} of its read, else
-   * its checksum is compared first).
+   * its checksum is compared first). Made on the first load, before it
+   * lists: a caller may make them a part at a time, letting requests be
+   * answered between parts.
    */
-  readonly kept?: readonly Entry<T>[];
-  /**
-   * Entries a previous process kept, made on the first load before it lists
-   * (as {@link kept}): a caller that makes them a part at a time, letting
-   * requests be answered between parts.
-   */
-  readonly keptSoon?: () => Promise<readonly Entry<T>[]>;
+  readonly kept?: () => Promise<readonly Entry<T>[]>;
   /**
    * Whether the first load blocks on its I/O, as it may when nothing is
    * served before it ends. Default `true`; `false` for a start that
