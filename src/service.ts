@@ -39,6 +39,7 @@ import {
   currentRestartKey,
   fixedSource,
   gitVouchContent,
+  isColdLoad,
   type Pipeline,
   type PipelineBuild,
 } from "./pipeline/pipeline.ts";
@@ -342,6 +343,7 @@ export async function startService(
           notice: logWarning,
           site,
           listed,
+          collectAfterLoad: tuning.collectAfterLoad,
           // Requests for the kept feed are answered while the first load runs.
           ...(servesEarly ? { blockingFirstLoad: false } : {}),
         });
@@ -661,6 +663,8 @@ async function serveFirstIndex(
     // The checks before the build said nothing changed, and the build says otherwise.
     if (!same) differs();
     index = swap(same ? { ...built, index: withBuiltAt(built.index, kept.builtAt) } : built);
+    // The index build's and the journal's garbage, before the first request writes the full feed.
+    if (isColdLoad(built.loaded)) settings.tuning.collectAfterLoad?.();
     if (kept && same && formatCursor(journalState.id, journalState.head) === cursor) {
       // Recording it changed nothing (the same items), unless the journal went its own way.
       const { base, type, bytes, starts, etag, encoded } = kept;

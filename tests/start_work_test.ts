@@ -15,7 +15,9 @@ import { createHandler } from "../src/http/handler.ts";
 import type { Index } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
 import { loadConfigFile } from "../src/config/load.ts";
-import { contentPipeline } from "../src/pipeline/pipeline.ts";
+import { COLD_LOAD_FILES, contentPipeline, isColdLoad } from "../src/pipeline/pipeline.ts";
+import { collectV8Garbage } from "../src/adapters/v8_collect.ts";
+import { createService } from "../src/service.ts";
 import { readBody } from "../src/source/read_file.ts";
 import { createJournal } from "../src/sync/journal.ts";
 import { partOf } from "../src/pipeline/derivation_cache.ts";
@@ -646,5 +648,69 @@ describe("a change costs what it changed (SPEC 17)", () => {
     } finally {
       await removeSite(root);
     }
+  });
+
+  it("a cold load of a large site asks for two collections; a restart from the cache and an edit ask for none", async () => {
+    // The collections keep a first start's peak memory down (SPEC 17, `docs/performance.md`): one
+    // after the load, before the index is built; one after the first index, before a request
+    // writes the full feed. The runtime's collector is the tuning's; here it is counted.
+    const site = files(COLD_LOAD_FILES);
+    const root = await writeSite(site);
+    let collections = 0;
+    const start = () =>
+      createService({ config: join(root, "services.yaml"), logger: memoryLogger(), watch: false }, {
+        collectAfterLoad: () => collections++,
+      });
+    try {
+      await age(root, contentPaths(site));
+      const first = await start();
+      try {
+        assert.equal(first.api.lastLoad.derived, COLD_LOAD_FILES + 1);
+        assert.equal(collections, 2, "after the cold load, and after its index");
+        await (await first.api.fetch(new Request("https://example.com/api/content.json"))).bytes();
+        await writeFile(join(root, "docs/s0/doc-0.md"), md({ title: "Zero!" }, LONG));
+        await first.api.reload([join(root, "docs/s0/doc-0.md")]);
+        assert.equal(first.api.lastLoad.derived, 1);
+        assert.equal(collections, 2, "an edit: none");
+      } finally {
+        first.api.close();
+      }
+      const again = await start();
+      try {
+        assert.equal(again.api.lastLoad.fromCache, COLD_LOAD_FILES + 1);
+        assert.equal(collections, 2, "a restart from the cache: none");
+      } finally {
+        again.api.close();
+      }
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a load is cold when it derived most of its files, and at least COLD_LOAD_FILES", () => {
+    const load = (files: number, derived: number) => ({
+      files: new Array(files),
+      work: { derived },
+    });
+    assert.equal(isColdLoad(load(COLD_LOAD_FILES, COLD_LOAD_FILES)), true);
+    assert.equal(isColdLoad(load(COLD_LOAD_FILES - 1, COLD_LOAD_FILES - 1)), false, "a small site");
+    assert.equal(isColdLoad(load(2 * COLD_LOAD_FILES, COLD_LOAD_FILES)), true, "half of them");
+    assert.equal(isColdLoad(load(2 * COLD_LOAD_FILES + 2, COLD_LOAD_FILES)), false, "under half");
+  });
+
+  it("the V8 collector is found without --expose-gc, and the flag is put back", async () => {
+    const vm = process.getBuiltinModule("node:vm");
+    // Under Bun there is no V8 to ask: it does nothing there (Bun's tuning does not use it).
+    const v8 = typeof (globalThis as { Bun?: unknown }).Bun === "undefined";
+    let ref: WeakRef<object> | undefined;
+    (() => {
+      ref = new WeakRef({ big: new Array(1000).fill(0) });
+    })();
+    // A WeakRef's target is kept to the end of the task that made it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectV8Garbage();
+    collectV8Garbage();
+    if (v8) assert.equal(ref!.deref(), undefined, "collected");
+    assert.equal(vm.runInNewContext("typeof gc"), "undefined", "a new context has no gc()");
   });
 });

@@ -1,9 +1,11 @@
 import type { Tuning } from "../http/settings.ts";
+import { collectV8Garbage } from "./v8_collect.ts";
 import type { Listening, ListenOptions } from "./listen.ts";
 
 /**
  * Deno: a new `Response` copies the bytes it is given, a clone of one
  * shares them, so repeated answers are clones of one built per variant.
+ * A first start's load is followed by a full collection (V8's `gc()`).
  *
  * @example
  * ```ts
@@ -11,7 +13,11 @@ import type { Listening, ListenOptions } from "./listen.ts";
  * denoTuning.cloneResponses; // true
  * ```
  */
-export const denoTuning: Tuning = { cloneResponses: true, streamsKeepLength: true };
+export const denoTuning: Tuning = {
+  cloneResponses: true,
+  streamsKeepLength: true,
+  collectAfterLoad: collectV8Garbage,
+};
 
 /** The part of Deno's namespace `listenDeno` uses (the global exists only under Deno). */
 interface DenoServe {

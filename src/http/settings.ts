@@ -32,6 +32,13 @@ export interface Tuning {
    */
   readonly collectGarbage?: () => void;
   /**
+   * Asks the runtime for a full collection after a load that derived most
+   * of a large site (a first start, `pipeline/pipeline.ts`): the parse's
+   * garbage is then most of the heap, and the index built next would grow
+   * the heap past it. Default: none.
+   */
+  readonly collectAfterLoad?: () => void;
+  /**
    * Whether a response whose body is a stream is sent with the
    * `Content-Length` it was given, as one sent from bytes is: under Deno
    * and srvx on Node it is; Bun sends it chunked. A restart hands its kept
