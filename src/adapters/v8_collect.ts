@@ -1,6 +1,6 @@
-// A full collection of V8's heap, asked for by a program that was not
-// started with `--expose-gc` (Deno and Node; Bun has `Bun.gc`). Used once
-// after a load that derived most of a site (`Tuning.collectAfterLoad`).
+// A full collection of V8's heap, asked for by a program that need not be
+// started with `--expose-gc` (Deno and Node; Bun has `Bun.gc`). Used after
+// a load that derived most of a site (`Tuning.collectAfterLoad`).
 import process from "node:process";
 
 /** The collector's `gc()`, once found (`null`: this runtime does not give it). */
@@ -8,11 +8,15 @@ let collector: (() => void) | null | undefined;
 
 /**
  * Runs a full garbage collection, synchronously. The first call finds
- * V8's `gc()`: the global one where the process was started with
- * `--expose-gc`, else one from a context made while the flag is set for a
- * moment (`node:v8`'s `setFlagsFromString`, then `node:vm`; both asked for
- * here, not imported, so a start that never collects never loads them).
- * Where neither works it does nothing.
+ * V8's `gc()` in a context made while `--expose-gc` is set for a moment
+ * (`node:v8`'s `setFlagsFromString`, then `node:vm`; both asked for here,
+ * not imported, so a start that never collects never loads them), else
+ * the global one of a process started with the flag; where neither works
+ * it does nothing. Under Deno the context's `gc()` is V8's low-memory
+ * collection (two compacting rounds, which give the heap's spare pages
+ * back), the global one a single collection, which lowered a first
+ * start's peak far less (`docs/performance.md`); under Node both are one
+ * collection.
  *
  * @example
  * ```ts
@@ -26,19 +30,19 @@ export function collectV8Garbage(): void {
 }
 
 function findCollector(): (() => void) | null {
-  const given = (globalThis as { gc?: unknown }).gc;
-  if (typeof given === "function") return given as () => void;
   try {
     const v8 = process.getBuiltinModule("node:v8");
     v8.setFlagsFromString("--expose-gc");
     try {
       const gc = process.getBuiltinModule("node:vm").runInNewContext("gc");
-      return typeof gc === "function" ? gc : null;
+      if (typeof gc === "function") return gc;
     } finally {
       // Only the context made above has it.
       v8.setFlagsFromString("--no-expose-gc");
     }
   } catch {
-    return null;
+    // no `node:v8` or `node:vm` to ask: the global one, if any
   }
+  const given = (globalThis as { gc?: unknown }).gc;
+  return typeof given === "function" ? given as () => void : null;
 }

@@ -275,9 +275,8 @@ export const COLD_LOAD_FILES = 1000;
  * from growing past it, and a second after the first index is served
  * (`service.ts`) clears the build's and the journal's garbage before a
  * request writes the full feed: at 10,000 files under Deno, a first
- * start's peak resident memory went from 154–172 MB to 133–139 MB
- * (`docs/performance.md`); the first collection's pause the index build
- * gave back, the second cost the start about 50–100 ms. A load from the
+ * start's peak resident memory went from 150–172 MB to 135–139 MB, and
+ * the start took 5–11% longer (`docs/performance.md`). A load from the
  * cache, or an edit's, makes little garbage, and a collection of the
  * whole heap would cost it more than it saves.
  *
