@@ -15,8 +15,18 @@ import { createHandler } from "../src/http/handler.ts";
 import type { Index } from "../src/index/build.ts";
 import type { Item } from "../src/index/item.ts";
 import { loadConfigFile } from "../src/config/load.ts";
-import { COLD_LOAD_FILES, contentPipeline, isColdLoad } from "../src/pipeline/pipeline.ts";
+import {
+  COLD_LOAD_FILES,
+  contentPipeline,
+  createPipeline,
+  fixedSource,
+  isColdLoad,
+} from "../src/pipeline/pipeline.ts";
+import { NO_WORK } from "../src/source/load_work.ts";
 import { collectV8Garbage } from "../src/adapters/v8_collect.ts";
+import { bunTuning } from "../src/adapters/bun.ts";
+import { denoTuning } from "../src/adapters/deno.ts";
+import { nodeTuning } from "../src/adapters/node.ts";
 import { createService } from "../src/service.ts";
 import { readBody } from "../src/source/read_file.ts";
 import { createJournal } from "../src/sync/journal.ts";
@@ -685,6 +695,45 @@ describe("a change costs what it changed (SPEC 17)", () => {
     } finally {
       await removeSite(root);
     }
+  });
+
+  it("the pipeline collects after a cold load, before the index is built from it, on every build", async () => {
+    const steps: string[] = [];
+    // Files whose listing by the index build is seen: none, so the index is empty.
+    const files = new Proxy([], {
+      get(target, key, receiver) {
+        if (key === Symbol.iterator) steps.push("index");
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const cold = fixedSource(files);
+    const source = {
+      ...cold,
+      load: async () => ({
+        ...await cold.load(),
+        files,
+        changed: true,
+        work: { ...NO_WORK, derived: COLD_LOAD_FILES },
+      }),
+    };
+    const settings = { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] };
+    const pipeline = createPipeline(settings, source, () => 0, () => steps.push("collect"));
+    const { index } = await pipeline.build();
+    assert.deepEqual(steps.slice(0, 2), ["collect", "index"]);
+    // A reload that derived most of the site again (a checkout that changed most files): again.
+    steps.length = 0;
+    await pipeline.build(index);
+    assert.equal(steps[0], "collect");
+    // A load that derived nothing: none.
+    steps.length = 0;
+    await createPipeline(settings, fixedSource([]), () => 0, () => steps.push("collect")).build();
+    assert.deepEqual(steps, []);
+  });
+
+  it("the Deno and Node servers collect with V8's collector; Bun's is not asked", () => {
+    assert.equal(denoTuning.collectAfterLoad, collectV8Garbage);
+    assert.equal(nodeTuning.collectAfterLoad, collectV8Garbage);
+    assert.equal(bunTuning.collectAfterLoad, undefined);
   });
 
   it("a load is cold when it derived most of its files, and at least COLD_LOAD_FILES", () => {

@@ -25,11 +25,16 @@ let collector: (() => void) | null | undefined;
  * ```
  */
 export function collectV8Garbage(): void {
-  collector ??= findCollector();
-  collector?.();
+  if (collector === undefined) collector = findCollector();
+  try {
+    collector?.();
+  } catch {
+    // a hint to the collector: a start never fails for it
+  }
 }
 
 function findCollector(): (() => void) | null {
+  const given = (globalThis as { gc?: unknown }).gc;
   try {
     const v8 = process.getBuiltinModule("node:v8");
     v8.setFlagsFromString("--expose-gc");
@@ -37,12 +42,11 @@ function findCollector(): (() => void) | null {
       const gc = process.getBuiltinModule("node:vm").runInNewContext("gc");
       if (typeof gc === "function") return gc;
     } finally {
-      // Only the context made above has it.
-      v8.setFlagsFromString("--no-expose-gc");
+      // Only the context made above has it, unless the process was started with the flag.
+      if (typeof given !== "function") v8.setFlagsFromString("--no-expose-gc");
     }
   } catch {
     // no `node:v8` or `node:vm` to ask: the global one, if any
   }
-  const given = (globalThis as { gc?: unknown }).gc;
   return typeof given === "function" ? given as () => void : null;
 }

@@ -33,9 +33,12 @@ export interface Tuning {
   readonly collectGarbage?: () => void;
   /**
    * Asks the runtime for a full collection after a load that derived most
-   * of a large site (a first start, `pipeline/pipeline.ts`): the parse's
-   * garbage is then most of the heap, and the index built next would grow
-   * the heap past it. Default: none.
+   * of a large site (`isColdLoad` in `pipeline/pipeline.ts`: a first start,
+   * a reload after a checkout that changed most files), before its index
+   * is built, and once more after a start's first index: the parse's
+   * garbage is then most of the heap, and what is built next would grow
+   * the heap past it. The server's adapters set it (`content-feed serve`);
+   * `createContentApi` alone does not. Default: none.
    */
   readonly collectAfterLoad?: () => void;
   /**
