@@ -269,14 +269,15 @@ export const COLD_LOAD_FILES = 1000;
 
 /**
  * Whether a load derived most of its files, and at least
- * {@link COLD_LOAD_FILES} (a first start, a cache another version made):
+ * {@link COLD_LOAD_FILES} (a first start, a cache another version made, a
+ * reload after a checkout that changed most files):
  * its parse left garbage several times the fields it kept, most of the
  * heap. A full collection then, before the index is built, keeps the heap
  * from growing past it, and a second after the first index is served
  * (`service.ts`) clears the build's and the journal's garbage before a
  * request writes the full feed: at 10,000 files under Deno, a first
- * start's peak resident memory went from 150–172 MB to 135–139 MB, and
- * the start took 5–11% longer (`docs/performance.md`). A load from the
+ * start's peak resident memory went from 150–160 MB to 136–138 MB, and
+ * the start took 12% longer (`docs/spec.md`, section 10). A load from the
  * cache, or an edit's, makes little garbage, and a collection of the
  * whole heap would cost it more than it saves.
  *
