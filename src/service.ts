@@ -29,6 +29,7 @@ import { dropFeedImage, keepFeedImage, readFeedImageSoon } from "./sync/feed_ima
 import type { Item } from "./index/item.ts";
 import { keepLive, type Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
+import { nextTurn } from "./util/next_turn.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { journalFromSnapshot } from "./sync/journal_document.ts";
 import { createJournal, type Journal } from "./sync/journal.ts";
@@ -415,6 +416,9 @@ export async function startService(
   };
 }
 
+/** How many items' change keys a start serving its kept feed makes between two turns. */
+const KEYS_PART = 2000;
+
 /** How long a start that serves the kept feed waits for its first request before it loads. */
 const EARLY_ALONE_MS = 50;
 /**
@@ -637,6 +641,15 @@ async function serveFirstIndex(
   let previousFeed: PreviousFeed & { readonly base: string } | undefined;
   try {
     const built = await build();
+    if (opened.earlyJournal !== undefined) {
+      // Served while it loads: the items' change keys, which the image's check and the
+      // journal's record below read (a pass over every item), are made a part at a time.
+      let keyed = 0;
+      for (const item of built.index.items) {
+        journal.keyOf(item);
+        if (++keyed % KEYS_PART === 0) await nextTurn();
+      }
+    }
     const version = codeVersion();
     const cursor = formatCursor(journal.state.id, journal.state.head);
     /** This start's own key for the image's base URL, once the image says which it is. */
@@ -688,6 +701,8 @@ async function serveFirstIndex(
     journal.close();
     throw error;
   }
+  // Served while it loads: the handler and the watcher are made after a turn of their own.
+  if (opened.earlyJournal !== undefined) await nextTurn();
   let pending: Promise<Index> | undefined;
   const root = config?.root;
   const fileOf = (item: Item) => `${root}/${item.file}`;
@@ -759,6 +774,7 @@ async function serveFirstIndex(
     next.done = pending = (pending ?? Promise.resolve(index)).then(run, run);
     return next.done;
   }
+  if (opened.earlyJournal !== undefined) await nextTurn();
   const stopLive = options.watch && config
     ? keepLive({
       root: config.root,

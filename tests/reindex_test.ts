@@ -6,7 +6,14 @@ import assert from "node:assert/strict";
 import { appendFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
-import { buildIndexFrom, type Index } from "../src/index/build.ts";
+import {
+  buildIndexFrom,
+  buildIndexInTurns,
+  type Index,
+  indexSettings,
+  ITEMS_PART,
+} from "../src/index/build.ts";
+import { createPipeline, fixedSource } from "../src/pipeline/pipeline.ts";
 import type { Item } from "../src/index/item.ts";
 import type { IndexedFile } from "../src/fields/indexed_file.ts";
 import { createContentFilesLoader } from "../src/pipeline/content_files.ts";
@@ -365,6 +372,88 @@ describe("re-index after git operations (SPEC 4, 10)", () => {
       assert.equal(after.read, 1);
       const f7 = after.files.find((file) => file.path === "f7.md")!;
       assert.equal(f7.fields.lastUpdate, "2022-01-02");
+    } finally {
+      await removeSite(root);
+    }
+  });
+});
+
+describe("an index built a part at a time (SPEC 17: a restart serves while it loads)", () => {
+  /** A site of `count` docs in four folders, some tagged, some dated, and a blog post. */
+  const manyFiles = (count: number) => {
+    const out: Record<string, string> = {
+      "services.yaml": configFor(["docs", "blog", "api", "sitemap"], "https://example.com"),
+      "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news"] }, LONG),
+    };
+    for (let i = 0; i < count; i++) {
+      const front: Record<string, unknown> = { title: `Doc ${i}`, tags: [`t${i % 5}`] };
+      if (i % 3 === 0) front.date = `2023-0${1 + (i % 9)}-1${i % 10}`;
+      out[`docs/s${i % 4}/doc-${i}.md`] = md(front, `${LONG} Number ${i}.`);
+    }
+    return out;
+  };
+  /** Turns of the event loop taken by others while `work` runs. */
+  const turnsDuring = async <T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> => {
+    let turns = 0, on = true;
+    const tick = () => {
+      if (!on) return;
+      turns++;
+      setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const value = await work();
+    on = false;
+    return { value, turns };
+  };
+
+  it("is the index built at once, and gives turns between its parts", async () => {
+    const root = await writeSite(manyFiles(2 * ITEMS_PART + 100));
+    try {
+      const config = await loadConfigFile(join(root, "services.yaml"));
+      const loaded = await createContentFilesLoader(config, { keepBody: false }).load();
+      const settings = indexSettings(config);
+      const { value: atOnce, turns: none } = await turnsDuring(() =>
+        Promise.resolve(
+          buildIndexFrom(loaded.files, settings, now(), { warnings: loaded.warnings }),
+        )
+      );
+      const { value: inTurns, turns } = await turnsDuring(() =>
+        buildIndexInTurns(loaded.files, settings, now(), { warnings: loaded.warnings })
+      );
+      assert.deepEqual(indexView(inTurns), indexView(atOnce));
+      assert.equal(none, 0);
+      // A turn after each plugin's tree (docs, blog), each ITEMS_PART items, and before the rest.
+      assert.ok(turns >= 2 + 2 + 1, `${turns} turns`);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a pipeline builds in parts but for a first build that blocks", async () => {
+    const root = await writeSite(manyFiles(ITEMS_PART + 100));
+    try {
+      const config = await loadConfigFile(join(root, "services.yaml"));
+      const loaded = await createContentFilesLoader(config, { keepBody: false }).load();
+      // The load above, given again by each build as changed (new objects: nothing to reuse).
+      const source = {
+        ...fixedSource([]),
+        load: () =>
+          Promise.resolve({
+            ...loaded,
+            files: loaded.files.map((file) => ({ ...file })),
+            changed: true,
+          }),
+      };
+      const settings = indexSettings(config);
+      const blocking = createPipeline(settings, source, now);
+      const first = await turnsDuring(() => blocking.build());
+      assert.equal(first.turns, 0, "a first build that blocks holds the thread");
+      const again = await turnsDuring(() => blocking.build(first.value.index));
+      assert.ok(again.turns > 0, "a later build (a reload) gives turns");
+      const served = createPipeline(settings, source, now, { blockingFirstBuild: false });
+      const early = await turnsDuring(() => served.build());
+      assert.ok(early.turns > 0, "a first build that does not block gives turns");
+      assert.deepEqual(indexView(early.value.index), indexView(first.value.index));
     } finally {
       await removeSite(root);
     }

@@ -717,7 +717,9 @@ describe("a change costs what it changed (SPEC 17)", () => {
       }),
     };
     const settings = { title: undefined, url: undefined, api: true, sitemap: false, plugins: [] };
-    const pipeline = createPipeline(settings, source, () => 0, () => steps.push("collect"));
+    const pipeline = createPipeline(settings, source, () => 0, {
+      collectAfterLoad: () => steps.push("collect"),
+    });
     const { index } = await pipeline.build();
     assert.deepEqual(steps.slice(0, 2), ["collect", "index"]);
     // A reload that derived most of the site again (a checkout that changed most files): again.
@@ -726,7 +728,9 @@ describe("a change costs what it changed (SPEC 17)", () => {
     assert.equal(steps[0], "collect");
     // A load that derived nothing: none.
     steps.length = 0;
-    await createPipeline(settings, fixedSource([]), () => 0, () => steps.push("collect")).build();
+    await createPipeline(settings, fixedSource([]), () => 0, {
+      collectAfterLoad: () => steps.push("collect"),
+    }).build();
     assert.deepEqual(steps, []);
   });
 

@@ -2,13 +2,14 @@ import type { IndexedFile } from "../fields/indexed_file.ts";
 import { PLUGINS } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
+import { nextTurn } from "../util/next_turn.ts";
 import type { Item, Tag } from "./item.ts";
 import { eachFiling } from "./filing.ts";
 import { keepsItem, sameList } from "./kept_item.ts";
 import { withLookups } from "./lookups.ts";
 import { newItem } from "./new_item.ts";
 import { patchIndex } from "./patch_index.ts";
-import { type Placed, type PluginTree, pluginTree } from "./plugin_tree.ts";
+import { type Placed, type PluginTree, pluginTreeSteps } from "./plugin_tree.ts";
 import { type IndexSettings, pluginOf } from "./settings.ts";
 import { duplicateUrls, vocabularyOf } from "./vocabulary.ts";
 
@@ -137,6 +138,55 @@ export function buildIndexFrom(
   builtAt: number,
   options: BuildOptions = {},
 ): Index {
+  const steps = indexSteps(files, settings, builtAt, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link buildIndexFrom}, a part at a time: a turn of the event loop
+ * between parts (the parts of each plugin's tree that is built again,
+ * `pluginTreeSteps`, and each {@link ITEMS_PART} items), so a
+ * server that serves while it builds (a restart serving its kept feed, a
+ * reload) answers the requests that came meanwhile. The same index.
+ *
+ * @example
+ * ```ts
+ * import { buildIndexInTurns } from "./build.ts";
+ * const settings = {
+ *   title: undefined, url: undefined, api: true, sitemap: false,
+ *   plugins: [{ name: "docs", path: "docs" }],
+ * };
+ * const index = await buildIndexInTurns([], settings, 0);
+ * index.items.length; // 0
+ * ```
+ */
+export async function buildIndexInTurns(
+  files: readonly IndexedFile[],
+  settings: IndexSettings,
+  builtAt: number,
+  options: BuildOptions = {},
+): Promise<Index> {
+  const steps = indexSteps(files, settings, builtAt, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}
+
+/** How many items {@link buildIndexInTurns} makes between two turns. */
+export const ITEMS_PART = 1000;
+
+/** The build, with a `yield` where a turn may be given. */
+function* indexSteps(
+  files: readonly IndexedFile[],
+  settings: IndexSettings,
+  builtAt: number,
+  options: BuildOptions,
+): Generator<void, Index, void> {
   const previous = options.previous?.reuse as Reuse | undefined;
   const warnings: Warning[] = [...options.warnings ?? []];
   const byPlugin = new Map<string, IndexedFile[]>();
@@ -156,7 +206,7 @@ export function buildIndexFrom(
     const tree = last && last.prefix === path && last.orphans === (orphans ?? "keep") &&
         last.uriPrefix === settingsOf.uriPrefix && sameList(last.files, pluginFiles)
       ? last
-      : pluginTree(pluginFiles, plugin, path, orphans, settingsOf);
+      : yield* pluginTreeSteps(pluginFiles, plugin, path, orphans, settingsOf);
     trees.set(name, tree);
     warnings.push(...tree.warnings);
     const before = served.length;
@@ -197,7 +247,9 @@ export function buildIndexFrom(
   };
   const countOf = new Map(counts.map((c) => [c.plugin, c]));
   const pluginSettings = new Map(settings.plugins.map((p) => [p.name, p]));
+  let made = 0;
   for (const d of served) {
+    if (++made % ITEMS_PART === 0) yield;
     const parent = d.parent ? d.parent.id : null;
     // An item whose inputs did not change keeps its object (`file` fixes the derived fields).
     const old = previous?.items.get(d.node.file);
@@ -219,6 +271,7 @@ export function buildIndexFrom(
     feed.push(item);
     eachFiling(item, (list, key) => add(lists[list], key, item));
   }
+  yield;
   const duplicates = duplicateUrls(items);
   warnings.push(...duplicates);
   const { types, categories, langs, versions } = vocabularyOf(settings);

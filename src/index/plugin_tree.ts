@@ -118,6 +118,44 @@ export function pluginTree(
     readonly leafBundles?: boolean;
   } = {},
 ): PluginTree {
+  const steps = pluginTreeSteps(files, plugin, prefix, orphans, variant);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How many files {@link pluginTreeSteps} places between two `yield`s. */
+const NODES_PART = 2000;
+
+/**
+ * {@link pluginTree} with a `yield` between its parts (the placing, each
+ * {@link NODES_PART} files, the sorting, the exclusions): what
+ * `buildIndexInTurns` gives a turn at, with the same tree.
+ *
+ * @example
+ * ```ts
+ * import { pluginTreeSteps } from "./plugin_tree.ts";
+ * import { PLUGINS } from "../plugins.ts";
+ * const steps = pluginTreeSteps([], PLUGINS.docs, "docs");
+ * let step = steps.next();
+ * while (!step.done) step = steps.next();
+ * step.value.roots.length; // 0
+ * ```
+ */
+export function* pluginTreeSteps(
+  files: readonly IndexedFile[],
+  plugin: PluginDeclaration,
+  prefix: string,
+  orphans: "keep" | "skip" = "keep",
+  variant: {
+    readonly uriPrefix?: string;
+    readonly variant?: boolean;
+    readonly variantOfPrefix?: string;
+    readonly nested?: boolean;
+    readonly leafBundles?: boolean;
+  } = {},
+): Generator<void, PluginTree, void> {
   const warnings: Warning[] = [];
   const hidings: Hiding[] = [];
   /** Each key without a served item, and why (what is below it inherits it). */
@@ -148,6 +186,7 @@ export function pluginTree(
         stage: "tree",
       }),
   });
+  yield;
   const byKey = new Map<string, Placed>();
   const roots: Placed[] = [];
   const uris = new Map<string, Placed>();
@@ -155,7 +194,9 @@ export function pluginTree(
   const ordered = [...nodes].sort((a, b) =>
     a.depth - b.depth || compareText(a.file.path, b.file.path)
   );
+  let placed = 0;
   for (const node of ordered) {
+    if (++placed % NODES_PART === 0) yield;
     const parent = node.parentKey ? byKey.get(node.parentKey) : undefined;
     const file = contentPath(prefix, node.file.path);
     if (node.parentKey && !parent) {
@@ -264,7 +305,9 @@ export function pluginTree(
       }
     }
   };
+  yield;
   sortAndSum(roots);
+  yield;
   return {
     files,
     prefix,

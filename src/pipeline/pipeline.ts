@@ -2,7 +2,13 @@
 // `snapshot` and the start-up worker all make their index here.
 import type { ContentConfig } from "../config/types.ts";
 import type { IndexedFile } from "../fields/indexed_file.ts";
-import { buildIndexFrom, type Index, type IndexSettings, indexSettings } from "../index/build.ts";
+import {
+  buildIndexFrom,
+  buildIndexInTurns,
+  type Index,
+  type IndexSettings,
+  indexSettings,
+} from "../index/build.ts";
 import { type IndexChanges, indexChanges } from "../index/changes.ts";
 import { type Loaded, NO_WORK } from "../source/loader.ts";
 import {
@@ -136,7 +142,7 @@ export async function contentPipeline(
     indexSettings(site.config),
     withWarnings(source, site.warnings),
     options.now ?? Date.now,
-    options.collectAfterLoad,
+    { collectAfterLoad: options.collectAfterLoad, blockingFirstBuild: options.blockingFirstLoad },
   );
   const siteKey = siteKeyOf(site, options.keepBody);
   return {
@@ -219,8 +225,8 @@ function withWarnings(source: PipelineSource, warnings: readonly Warning[]): Pip
  * indexes the load, unless nothing changed since `previous`.
  *
  * @param builtAt the clock of each new index's build time
- * @param collectAfterLoad a full collection of the heap, asked for after a
- *   cold load ({@link isColdLoad}), before the index is built from it
+ * @param options when builds give the thread back, and a collection after
+ *   a cold load ({@link BuildTurns})
  *
  * @example
  * ```ts
@@ -234,8 +240,9 @@ export function createPipeline(
   settings: IndexSettings,
   source: PipelineSource,
   builtAt: () => number,
-  collectAfterLoad?: () => void,
+  options: BuildTurns = {},
 ): Pipeline {
+  const { collectAfterLoad, blockingFirstBuild = true } = options;
   return {
     settings,
     foldersChanged: () => source.foldersChanged(),
@@ -244,9 +251,12 @@ export function createPipeline(
     async build(previous, paths, reread) {
       const loaded = await source.load(paths, reread);
       if (collectAfterLoad && isColdLoad(loaded)) collectAfterLoad();
+      // A server answers requests while it builds, but for a first build that blocks (nothing
+      // to serve yet): the index is built a part at a time then, with the same result.
+      const inTurns = previous !== undefined || !blockingFirstBuild;
       const index = previous && !loaded.changed
         ? previous
-        : buildIndexFrom(loaded.files, settings, builtAt(), {
+        : await (inTurns ? buildIndexInTurns : buildIndexFrom)(loaded.files, settings, builtAt(), {
           previous,
           warnings: loaded.warnings,
         });
@@ -262,6 +272,19 @@ export function createPipeline(
       };
     },
   };
+}
+
+/** How the builds of {@link createPipeline} treat the thread and the heap. */
+export interface BuildTurns {
+  /** A full collection of the heap, asked for after a cold load ({@link isColdLoad}), before the index is built. */
+  readonly collectAfterLoad?: () => void;
+  /**
+   * Whether the first build holds the thread to its end (default `true`: a
+   * start with nothing to serve, `check`, `build`). Every later build, and
+   * a first one that does not block, builds its index a part at a time
+   * (`buildIndexInTurns`).
+   */
+  readonly blockingFirstBuild?: boolean;
 }
 
 /** The fewest files a load derives for {@link isColdLoad} to call it cold. */
