@@ -24,6 +24,9 @@ import { createContentApi } from "../mod.ts";
 import { checkContent } from "../src/cli/check.ts";
 import { git, HAS_GIT, memoryLogger, removeSite, writeSite } from "./helpers.ts";
 import { OWN_RUNTIME, ROOT, RUNTIMES } from "./server_helpers.ts";
+import { DatabaseSync } from "node:sqlite";
+import { derivationTables } from "../src/sync/derivation_store.ts";
+import type { CachedFileRow } from "../src/pipeline/derivation_cache.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -1091,5 +1094,34 @@ describe("a restart serves what a fresh start serves (SPEC 17)", () => {
     } finally {
       await removeSite(site.root);
     }
+  });
+});
+
+describe("the derivation cache's store (SPEC 17)", () => {
+  it("reads a part's rows when it is first asked for, once; a store closed by then gives none", () => {
+    const db = new DatabaseSync(":memory:");
+    const cache = derivationTables(db);
+    const key = { version: "v1", root: "/site", plugins: { docs: "print" } };
+    const row = (file: string) => ["docs", file, 1, 2, 3] as unknown as CachedFileRow;
+    const put = (part: number, ...files: string[]) =>
+      cache.write({ parts: new Map([[part, { upsert: files.map(row), remove: [] }]]) });
+    cache.open(key);
+    put(3, "a.md");
+    put(9, "b.md");
+    const opened = cache.open(key);
+    assert.equal(opened.parts.length, 2);
+    // Written after the open and before the part is asked for: the part is read when asked.
+    put(3, "c.md");
+    const first = opened.parts[0]();
+    assert.deepEqual(first.map((r) => r[1]).sort(), ["a.md", "c.md"]);
+    put(3, "d.md");
+    assert.equal(opened.parts[0](), first, "read once");
+    const again = cache.open(key);
+    db.close();
+    assert.deepEqual(
+      again.parts[1](),
+      [],
+      "the files of a part that cannot be read are derived again",
+    );
   });
 });

@@ -72,8 +72,8 @@ export interface CacheKey {
 export interface OpenedCache {
   /**
    * The files kept for the key's plugins, a part at a time: each part's rows
-   * are parsed when it is called (a start serving its kept feed reads them
-   * between requests).
+   * are read from the store and parsed when it is first called (a start
+   * serving its kept feed reads them between requests).
    */
   readonly parts: readonly (() => readonly CachedFileRow[])[];
   /** Git's history as of the commit it was read at, when one was kept. */
