@@ -579,6 +579,8 @@ async function serveFirstIndex(
    * served index was not built from, so a stop keeps no early check.
    */
   let building = 0;
+  /** Whether the kept feed is served while this first index is built (the build gives turns). */
+  const servedMeanwhile = opened.earlyJournal !== undefined;
   /** Whether a build failed: then no stop of this server keeps an early check either. */
   let failedBuild = false;
 
@@ -641,7 +643,7 @@ async function serveFirstIndex(
   let previousFeed: PreviousFeed & { readonly base: string } | undefined;
   try {
     const built = await build();
-    if (opened.earlyJournal !== undefined) {
+    if (servedMeanwhile) {
       // Served while it loads: the items' change keys, which the image's check and the
       // journal's record below read (a pass over every item), are made a part at a time.
       let keyed = 0;
@@ -702,7 +704,7 @@ async function serveFirstIndex(
     throw error;
   }
   // Served while it loads: the handler and the watcher are made after a turn of their own.
-  if (opened.earlyJournal !== undefined) await nextTurn();
+  if (servedMeanwhile) await nextTurn();
   let pending: Promise<Index> | undefined;
   const root = config?.root;
   const fileOf = (item: Item) => `${root}/${item.file}`;
@@ -774,7 +776,7 @@ async function serveFirstIndex(
     next.done = pending = (pending ?? Promise.resolve(index)).then(run, run);
     return next.done;
   }
-  if (opened.earlyJournal !== undefined) await nextTurn();
+  if (servedMeanwhile) await nextTurn();
   const stopLive = options.watch && config
     ? keepLive({
       root: config.root,

@@ -2,7 +2,7 @@ import type { IndexedFile } from "../fields/indexed_file.ts";
 import { PLUGINS } from "../plugins.ts";
 import type { Warning } from "../source/parsed_file.ts";
 import { formatTimestamp } from "../util/dates.ts";
-import { nextTurn } from "../util/next_turn.ts";
+import { runSteps, runStepsInTurns, type Steps } from "../util/next_turn.ts";
 import type { Item, Tag } from "./item.ts";
 import { eachFiling } from "./filing.ts";
 import { keepsItem, sameList } from "./kept_item.ts";
@@ -138,11 +138,7 @@ export function buildIndexFrom(
   builtAt: number,
   options: BuildOptions = {},
 ): Index {
-  const steps = indexSteps(files, settings, builtAt, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(indexSteps(files, settings, builtAt, options));
 }
 
 /**
@@ -163,18 +159,13 @@ export function buildIndexFrom(
  * index.items.length; // 0
  * ```
  */
-export async function buildIndexInTurns(
+export function buildIndexInTurns(
   files: readonly IndexedFile[],
   settings: IndexSettings,
   builtAt: number,
   options: BuildOptions = {},
 ): Promise<Index> {
-  const steps = indexSteps(files, settings, builtAt, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await nextTurn();
-  }
+  return runStepsInTurns(indexSteps(files, settings, builtAt, options));
 }
 
 /** How many items {@link buildIndexInTurns} makes between two turns. */
@@ -186,7 +177,7 @@ function* indexSteps(
   settings: IndexSettings,
   builtAt: number,
   options: BuildOptions,
-): Generator<void, Index, void> {
+): Steps<Index> {
   const previous = options.previous?.reuse as Reuse | undefined;
   const warnings: Warning[] = [...options.warnings ?? []];
   const byPlugin = new Map<string, IndexedFile[]>();

@@ -6,6 +6,7 @@ import { compareText } from "../util/compare.ts";
 import { shortHash } from "../util/hash.ts";
 import { contentPath, stem } from "../util/path.ts";
 import { OWN_NAMES } from "../source/select.ts";
+import type { Steps } from "../util/next_turn.ts";
 import { slugify } from "../util/slugify.ts";
 import { compareSiblings } from "./order.ts";
 import { placeFiles, type PlaceReason, type TreeNode } from "./tree.ts";
@@ -88,59 +89,28 @@ function compareFolders(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-/**
- * One plugin's served items as a forest (SPEC 3, 5): files placed in their
- * hierarchy, `uri` clashes settled (a non-draft wins over a draft, else the
- * first in path order), drafts and what they hide left out, siblings
- * ordered, academy times summed.
- *
- * @example
- * ```ts
- * import { pluginTree } from "./plugin_tree.ts";
- * import { indexFile } from "../fields/index_file.ts";
- * import { PLUGINS } from "../plugins.ts";
- * const file = (path: string) =>
- *   indexFile({ plugin: "docs", path, checksum: "00", mtime: 0, attrs: {}, body: "x" }, `docs/${path}`);
- * const tree = pluginTree([file("a.md"), file("a/b.md")], PLUGINS.docs, "docs");
- * tree.roots[0].children[0].uri; // "a/b"
- * ```
- */
-export function pluginTree(
-  files: readonly IndexedFile[],
-  plugin: PluginDeclaration,
-  prefix: string,
-  orphans: "keep" | "skip" = "keep",
-  variant: {
-    readonly uriPrefix?: string;
-    readonly variant?: boolean;
-    readonly variantOfPrefix?: string;
-    readonly nested?: boolean;
-    readonly leafBundles?: boolean;
-  } = {},
-): PluginTree {
-  const steps = pluginTreeSteps(files, plugin, prefix, orphans, variant);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
 /** How many files {@link pluginTreeSteps} places between two `yield`s. */
 const NODES_PART = 2000;
 
 /**
- * {@link pluginTree} with a `yield` between its parts (the placing, each
- * {@link NODES_PART} files, the sorting, the exclusions): what
- * `buildIndexInTurns` gives a turn at, with the same tree.
+ * One plugin's served items as a forest (SPEC 3, 5): files placed in their
+ * hierarchy, `uri` clashes settled (a non-draft wins over a draft, else the
+ * first in path order), drafts and what they hide left out, siblings
+ * ordered, academy times summed. Written as steps, with a `yield` between
+ * its parts (the placing, each {@link NODES_PART} files, the sorting, the
+ * exclusions): `buildIndexInTurns` gives a turn at each, `buildIndexFrom`
+ * runs them at once.
  *
  * @example
  * ```ts
  * import { pluginTreeSteps } from "./plugin_tree.ts";
+ * import { indexFile } from "../fields/index_file.ts";
  * import { PLUGINS } from "../plugins.ts";
- * const steps = pluginTreeSteps([], PLUGINS.docs, "docs");
- * let step = steps.next();
- * while (!step.done) step = steps.next();
- * step.value.roots.length; // 0
+ * import { runSteps } from "../util/next_turn.ts";
+ * const file = (path: string) =>
+ *   indexFile({ plugin: "docs", path, checksum: "00", mtime: 0, attrs: {}, body: "x" }, `docs/${path}`);
+ * const tree = runSteps(pluginTreeSteps([file("a.md"), file("a/b.md")], PLUGINS.docs, "docs"));
+ * tree.roots[0].children[0].uri; // "a/b"
  * ```
  */
 export function* pluginTreeSteps(
@@ -155,7 +125,7 @@ export function* pluginTreeSteps(
     readonly nested?: boolean;
     readonly leafBundles?: boolean;
   } = {},
-): Generator<void, PluginTree, void> {
+): Steps<PluginTree> {
   const warnings: Warning[] = [];
   const hidings: Hiding[] = [];
   /** Each key without a served item, and why (what is below it inherits it). */
