@@ -214,6 +214,20 @@ export function configFor(plugins: string[], url?: string): string {
   ].join("\n");
 }
 
+/** A site of `count` docs (three folders, tags, some with dates) and a blog post. */
+export function docsSite(count: number): Record<string, string> {
+  const out: Record<string, string> = {
+    "services.yaml": configFor(["docs", "blog", "api", "sitemap"], "https://example.com"),
+    "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news"] }, LONG),
+  };
+  for (let i = 0; i < count; i++) {
+    const front: Record<string, unknown> = { title: `Doc ${i}`, tags: [`t${i % 4}`] };
+    if (i % 3 === 0) front.date = "2023-01-0" + (1 + (i % 9));
+    out[`docs/s${i % 3}/doc-${i}.md`] = md(front, `${LONG} Number ${i}.`);
+  }
+  return out;
+}
+
 /** Runs `fn` on a fresh site and always removes its folder. */
 export async function withSite(
   files: SiteFiles,

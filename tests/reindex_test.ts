@@ -21,6 +21,7 @@ import { loadConfigFile } from "../src/config/load.ts";
 import {
   configFor,
   copySite,
+  docsSite,
   git,
   HAS_GIT,
   LONG,
@@ -379,19 +380,6 @@ describe("re-index after git operations (SPEC 4, 10)", () => {
 });
 
 describe("an index built a part at a time (SPEC 17: a restart serves while it loads)", () => {
-  /** A site of `count` docs in four folders, some tagged, some dated, and a blog post. */
-  const manyFiles = (count: number) => {
-    const out: Record<string, string> = {
-      "services.yaml": configFor(["docs", "blog", "api", "sitemap"], "https://example.com"),
-      "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news"] }, LONG),
-    };
-    for (let i = 0; i < count; i++) {
-      const front: Record<string, unknown> = { title: `Doc ${i}`, tags: [`t${i % 5}`] };
-      if (i % 3 === 0) front.date = `2023-0${1 + (i % 9)}-1${i % 10}`;
-      out[`docs/s${i % 4}/doc-${i}.md`] = md(front, `${LONG} Number ${i}.`);
-    }
-    return out;
-  };
   /** Turns of the event loop taken by others while `work` runs. */
   const turnsDuring = async <T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> => {
     let turns = 0, on = true;
@@ -407,7 +395,7 @@ describe("an index built a part at a time (SPEC 17: a restart serves while it lo
   };
 
   it("is the index built at once, and gives turns between its parts", async () => {
-    const root = await writeSite(manyFiles(2 * ITEMS_PART + 100));
+    const root = await writeSite(docsSite(2 * ITEMS_PART + 100));
     try {
       const config = await loadConfigFile(join(root, "services.yaml"));
       const loaded = await createContentFilesLoader(config, { keepBody: false }).load();
@@ -430,7 +418,7 @@ describe("an index built a part at a time (SPEC 17: a restart serves while it lo
   });
 
   it("a pipeline builds in parts but for a first build that blocks", async () => {
-    const root = await writeSite(manyFiles(ITEMS_PART + 100));
+    const root = await writeSite(docsSite(ITEMS_PART + 100));
     try {
       const config = await loadConfigFile(join(root, "services.yaml"));
       const loaded = await createContentFilesLoader(config, { keepBody: false }).load();

@@ -32,7 +32,7 @@ import { readBody } from "../src/source/read_file.ts";
 import { createJournal } from "../src/sync/journal.ts";
 import { partOf } from "../src/pipeline/derivation_cache.ts";
 import {
-  configFor,
+  docsSite,
   git,
   HAS_GIT,
   LONG,
@@ -41,20 +41,6 @@ import {
   removeSite,
   writeSite,
 } from "./helpers.ts";
-
-/** A site of `count` docs (three folders, tags, some with dates) and a blog post. */
-function files(count: number): Record<string, string> {
-  const out: Record<string, string> = {
-    "services.yaml": configFor(["docs", "blog", "api", "sitemap"], "https://example.com"),
-    "blog/2024-05-06-hello.md": md({ title: "Hello", tags: ["news"] }, LONG),
-  };
-  for (let i = 0; i < count; i++) {
-    const front: Record<string, unknown> = { title: `Doc ${i}`, tags: [`t${i % 4}`] };
-    if (i % 3 === 0) front.date = "2023-01-0" + (1 + (i % 9));
-    out[`docs/s${i % 3}/doc-${i}.md`] = md(front, `${LONG} Number ${i}.`);
-  }
-  return out;
-}
 
 /** Every content file's modification time an hour back: their stamps are trusted (not racy). */
 async function age(root: string, paths: readonly string[], seconds = 3600): Promise<void> {
@@ -107,7 +93,7 @@ async function served(api: ContentApi): Promise<unknown> {
 
 describe("restarts pay only for what changed (SPEC 17)", () => {
   it("a restart with nothing changed stats every file and reads none; one after edits reads those", async () => {
-    const site = files(30);
+    const site = docsSite(30);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -146,7 +132,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("a file written within 2 s of its read, with its stamp restored, is checked by its checksum", async () => {
-    const site = files(3);
+    const site = docsSite(3);
     const root = await writeSite(site);
     try {
       // Written now: its stamp is as recent as the cache's read of it.
@@ -166,7 +152,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("a file rewritten long after its read, the same size, its time put back: its status change time tells", async () => {
-    const site = files(3);
+    const site = docsSite(3);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -204,7 +190,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("a file whose modification time is in the future is checked by its checksum at every restart", async () => {
-    const site = files(3);
+    const site = docsSite(3);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -237,7 +223,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("files whose stamps changed on the same bytes (a touch, a fresh checkout, another runtime) are read and checked, not derived", async () => {
-    const site = files(30);
+    const site = docsSite(30);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -316,7 +302,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("a cache of another version or content root is rebuilt with one warning, and serves the same", async () => {
-    const site = files(10);
+    const site = docsSite(10);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -358,7 +344,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("a plugin whose configuration changed is derived again; the others keep their rows", async () => {
-    const site = files(12);
+    const site = docsSite(12);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -391,7 +377,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
   });
 
   it("a state folder that cannot be written, or that another server holds: one warning, in memory, nothing cached", async () => {
-    const site = files(5);
+    const site = docsSite(5);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -436,7 +422,7 @@ describe("restarts pay only for what changed (SPEC 17)", () => {
 describe("git dates at a restart and a change (SPEC 17)", () => {
   it("a restart asks git only for the commits since; a commit re-dates without reading; an edit asks about that file", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");
-    const site = files(20);
+    const site = docsSite(20);
     const root = await writeSite(site);
     try {
       git(root, ["init", "-q"]);
@@ -508,7 +494,7 @@ describe("git dates at a restart and a change (SPEC 17)", () => {
 describe("a change costs what it changed (SPEC 17)", () => {
   it("a checkout of another branch (many files and their dates) is one re-index", async (t) => {
     if (!HAS_GIT) return t.skip("no git here");
-    const site = files(60);
+    const site = docsSite(60);
     const root = await writeSite(site);
     try {
       git(root, ["init", "-q", "-b", "main"]);
@@ -552,7 +538,7 @@ describe("a change costs what it changed (SPEC 17)", () => {
   });
 
   it("an edit seen by the watcher is one load: the state folder's own writes are no change", async () => {
-    const site = files(5);
+    const site = docsSite(5);
     const root = await writeSite(site);
     try {
       await age(root, contentPaths(site));
@@ -587,7 +573,7 @@ describe("a change costs what it changed (SPEC 17)", () => {
   });
 
   it("the full feed of a new index copies the items it shares with the last one, byte for byte", async () => {
-    const site = files(40);
+    const site = docsSite(40);
     const root = await writeSite(site);
     try {
       const config = await loadConfigFile(join(root, "services.yaml"));
@@ -617,7 +603,7 @@ describe("a change costs what it changed (SPEC 17)", () => {
   });
 
   it("an item's answers outlive a new index that holds the item as it was", async () => {
-    const site = files(10);
+    const site = docsSite(10);
     const root = await writeSite(site);
     try {
       const config = await loadConfigFile(join(root, "services.yaml"));
@@ -664,7 +650,7 @@ describe("a change costs what it changed (SPEC 17)", () => {
     // The collections keep a first start's peak memory down (SPEC 17, `docs/performance.md`): one
     // after the load, before the index is built; one after the first index, before a request
     // writes the full feed. The runtime's collector is the tuning's; here it is counted.
-    const site = files(COLD_LOAD_FILES);
+    const site = docsSite(COLD_LOAD_FILES);
     const root = await writeSite(site);
     let collections = 0;
     const start = () =>
