@@ -386,6 +386,48 @@ describe("the fast path for plain bodies", () => {
     }
   });
 
+  it("counts the word runs a Unicode property regex finds, apostrophes joining (100,000 random texts)", () => {
+    // The reference SPEC 4 describes: runs of letters, marks and digits, an apostrophe
+    // between two of them inside the word.
+    const reference = (text: string) =>
+      text.match(/[\p{L}\p{M}\p{N}]+(?:['\u2019][\p{L}\p{M}\p{N}]+)*/gu)?.length ?? 0;
+    const random = mulberry32(37);
+    const pieces = [
+      "a",
+      "Z9",
+      " ",
+      "\n",
+      "'",
+      "\u2019",
+      "don't",
+      "''",
+      "é",
+      "ß",
+      "²",
+      "½",
+      "×",
+      "\u00a0",
+      "\u3000",
+      "日本",
+      "Привет",
+      "Cafe\u0301",
+      "😀",
+      "𝐀",
+      "\ud83d",
+      "\ude00",
+      "-",
+      "_",
+      "#",
+    ];
+    for (let i = 0; i < 100_000; i++) {
+      let text = "";
+      for (let n = Math.floor(random() * 10); n >= 0; n--) {
+        text += pieces[Math.floor(random() * pieces.length)];
+      }
+      assert.equal(countWords(text), reference(text), JSON.stringify(text));
+    }
+  });
+
   it("gives exactly the parser's blocks wherever it answers (20,000 random bodies)", () => {
     const random = mulberry32(13);
     let answered = 0;
