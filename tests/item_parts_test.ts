@@ -1,11 +1,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { preview } from "../src/fields/preview.ts";
+import { cutDescription, describeProse, preview } from "../src/fields/preview.ts";
 import { readingTime } from "../src/fields/reading_time.ts";
 import { countWords } from "../src/text/words.ts";
 import { parseAuthors, parseTags } from "../src/fields/names.ts";
 import { textBlocks } from "../src/text/blocks.ts";
-import { plainText } from "../src/text/plain_text.ts";
+import { collapseProse, plainText } from "../src/text/plain_text.ts";
+import { mulberry32 } from "../bench/site.ts";
 
 describe("preview", () => {
   it("takes the first paragraph only", () => {
@@ -94,6 +95,46 @@ describe("preview", () => {
   it("cuts long accented text by characters", () => {
     const text = `${"é".repeat(300)} más texto`;
     assert.equal(preview(text), `${"é".repeat(300)}...`);
+  });
+});
+
+describe("describeProse", () => {
+  it("cuts a long paragraph as collapsing it whole and cutting would (3,000 random paragraphs)", () => {
+    const random = mulberry32(41);
+    const pieces = [
+      "word",
+      "é",
+      "日本語",
+      "😀",
+      "\ud83d",
+      " ",
+      "   ",
+      "\n",
+      "\t\r\n ",
+      "\u00a0",
+      "\u3000",
+      "x".repeat(120),
+      " ".repeat(200),
+      "\n".repeat(50),
+    ];
+    let cut = 0;
+    for (let i = 0; i < 3000; i++) {
+      let prose = "";
+      for (let n = Math.floor(random() * 400); n >= 0; n--) {
+        prose += pieces[Math.floor(random() * pieces.length)];
+      }
+      const max = [300, 10, 1, 64][i % 4];
+      const expected = cutDescription(collapseProse(prose), max);
+      assert.equal(describeProse(prose, max), expected, JSON.stringify(prose));
+      if (expected.endsWith("...")) cut++;
+    }
+    assert.ok(cut > 1000, `only ${cut} paragraphs were cut`);
+  });
+
+  it("cuts at the space after the 300th character however long the paragraph is", () => {
+    const prose = `${"word ".repeat(100_000)}end`;
+    assert.equal(describeProse(prose), `${"word ".repeat(60)}word...`);
+    assert.equal(describeProse(`  ${"日".repeat(5000)} tail`), `${"日".repeat(5000)}...`);
   });
 });
 

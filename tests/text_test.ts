@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mulberry32 } from "../bench/site.ts";
 import { parsedBlocks, type TextBlock, textBlocks } from "../src/text/blocks.ts";
-import { firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
+import { collapseProse, firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
 import { isSimpleBody, parseSimpleBlocks } from "../src/text/simple_blocks.ts";
 import { summarizeText } from "../src/text/summary.ts";
 import { textWork } from "../src/util/work_counts.ts";
@@ -466,8 +466,10 @@ describe("the fast path for plain bodies", () => {
     for (let i = 0; i < 20_000; i++) {
       const body = randomBody(random);
       const blocks = parsedBlocks(body, { eager: true });
+      const summary = summarizeText(body);
       assert.deepEqual(
-        summarizeText(body),
+        // The first prose paragraph as a description is cut from it: its white space collapsed.
+        { ...summary, prose: collapseProse(summary.prose) },
         {
           heading: firstHeading(blocks),
           prose: firstProse(blocks),

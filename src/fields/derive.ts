@@ -9,7 +9,7 @@ import { readAttrs } from "./attrs.ts";
 import { ANONYMOUS, type NameSlug, parseAuthors, parseTags } from "./names.ts";
 import { fieldText } from "../text/field_text.ts";
 import { summarizeText } from "../text/summary.ts";
-import { cutDescription } from "./preview.ts";
+import { describeProse } from "./preview.ts";
 import { readingTime } from "./reading_time.ts";
 import type { DateInputs } from "./dated.ts";
 import { deriveVisibility } from "./visibility.ts";
@@ -190,7 +190,7 @@ export function deriveFileFields(
   const title = fieldText(textOf("title")?.trim() ?? "") || text.heading || fileStem;
   // An empty description (templates often leave `description: ""`) falls back, as a title does.
   const description = fieldText(textOf("description")?.trim() ?? "") ||
-    fieldText(textOf("summary")?.trim() ?? "") || cutDescription(text.prose);
+    fieldText(textOf("summary")?.trim() ?? "") || describeProse(text.prose);
 
   const image = str("image")?.trim() || null;
 

@@ -1,5 +1,5 @@
 import type { TextBlock } from "../text/blocks.ts";
-import { firstProse } from "../text/plain_text.ts";
+import { collapseProse, firstProse } from "../text/plain_text.ts";
 import { textBlocks } from "../text/blocks.ts";
 
 /**
@@ -42,4 +42,39 @@ export function cutDescription(text: string, max = 300): string {
   if (at >= text.length) return text;
   const space = text.indexOf(" ", at);
   return `${text.slice(0, space === -1 ? at : space)}...`;
+}
+
+/** White space runs, as `collapseProse` (`text/plain_text.ts`) replaces them. */
+const WHITE_SPACE = /\s+/g;
+
+/**
+ * The description a first prose paragraph gives, as written (SPEC 4):
+ * `cutDescription(collapseProse(prose), max)`, with only as much of a long
+ * paragraph collapsed as the cut reads. A prefix collapses to a prefix of
+ * the whole collapsed text (a run of white space cut short is still one
+ * space), so once a prefix holds `max` characters and, after them, a space
+ * with more text behind it, the cut is the whole text's. The first prefix
+ * is `max` + 64 code units (most paragraphs are cut there); each next one
+ * four times as long, and at last the whole paragraph.
+ *
+ * @example
+ * ```ts
+ * import { describeProse } from "./preview.ts";
+ * describeProse("The first\n  real   paragraph."); // "The first real paragraph."
+ * ```
+ */
+export function describeProse(prose: string, max = 300): string {
+  for (let end = max + 64; end < prose.length; end *= 4) {
+    const head = prose.slice(0, end).replace(WHITE_SPACE, " ").trimStart();
+    // The walk of cutDescription, on the prefix: it reads no further than the space found.
+    let at = 0;
+    for (let chars = 0; chars < max && at < head.length; chars++) {
+      const code = head.charCodeAt(at);
+      at += code >= 0xd800 && code <= 0xdbff && at + 1 < head.length ? 2 : 1;
+    }
+    const space = head.indexOf(" ", at);
+    // A space with a character after it is no trailing space the trim would take.
+    if (space !== -1 && space + 1 < head.length) return `${head.slice(0, space)}...`;
+  }
+  return cutDescription(collapseProse(prose), max);
 }

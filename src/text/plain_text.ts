@@ -45,8 +45,36 @@ export function firstHeading(blocks: readonly TextBlock[], level = 1): string | 
  * ```
  */
 export function firstProse(blocks: readonly TextBlock[]): string {
-  const block = blocks.find((b) => b.prose);
-  return block ? block.text.replace(/\s+/g, " ").trim() : "";
+  return collapseProse(firstProseText(blocks));
+}
+
+/**
+ * The text of the first prose paragraph as its block holds it (whitespace
+ * not collapsed), or `""`: what {@link firstProse} collapses.
+ *
+ * @example
+ * ```ts
+ * import { firstProseText } from "./plain_text.ts";
+ * import { textBlocks } from "./blocks.ts";
+ * firstProseText(textBlocks("# Title\n\nThe first\nreal paragraph.")); // "The first\nreal paragraph."
+ * ```
+ */
+export function firstProseText(blocks: readonly TextBlock[]): string {
+  return blocks.find((b) => b.prose)?.text ?? "";
+}
+
+/**
+ * A paragraph's text with each run of white space one space, trimmed: the
+ * form of a first prose paragraph a description is cut from (SPEC 4).
+ *
+ * @example
+ * ```ts
+ * import { collapseProse } from "./plain_text.ts";
+ * collapseProse("  The first\n  real   paragraph. "); // "The first real paragraph."
+ * ```
+ */
+export function collapseProse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /**

@@ -1,13 +1,19 @@
 import { readBlocks, type TextBlock } from "./blocks.ts";
 import { htmlDocumentBlocks } from "./html_blocks.ts";
-import { firstHeading, firstProse, plainText } from "./plain_text.ts";
+import { firstHeading, firstProseText, plainText } from "./plain_text.ts";
 import { countWords, plainWords } from "./words.ts";
 
 /** What deriving an item needs of its body's text (SPEC 4). */
 export interface TextSummary {
   /** The first level-1 heading's text (the title when front matter has none). */
   readonly heading: string | undefined;
-  /** The first prose paragraph, whitespace collapsed (`""` when there is none). */
+  /**
+   * The first prose paragraph's text, its white space as the body has it
+   * (`""` when there is none): `collapseProse` (`plain_text.ts`) gives the
+   * form a description is cut from. Not collapsed here: a description needs
+   * its first 300 characters, and collapsing a long paragraph whole on
+   * every file was a sixth of what a cold start's summaries allocated.
+   */
   readonly prose: string;
   /** Word runs of the plain text (`time`). */
   readonly words: number;
@@ -35,14 +41,18 @@ export function summarizeText(body: string, html = false): TextSummary {
   const words = plainWords(body);
   if (words !== -1) return simpleSummary(body, words);
   const read = readBlocks(body);
-  return { heading: firstHeading(read.blocks), prose: firstProse(read.blocks), words: read.words };
+  return {
+    heading: firstHeading(read.blocks),
+    prose: firstProseText(read.blocks),
+    words: read.words,
+  };
 }
 
 /** The summary of parsed blocks. */
 function summaryOf(blocks: readonly TextBlock[]): TextSummary {
   return {
     heading: firstHeading(blocks),
-    prose: firstProse(blocks),
+    prose: firstProseText(blocks),
     words: countWords(plainText(blocks)),
   };
 }
@@ -61,7 +71,7 @@ function simpleSummary(body: string, words: number): TextSummary {
   const close = () => {
     if (from !== -1 && !prose) {
       const paragraph = body.slice(from, to);
-      if (/[\p{L}\p{N}]/u.test(paragraph)) prose = paragraph.replace(/\s+/g, " ").trim();
+      if (/[\p{L}\p{N}]/u.test(paragraph)) prose = paragraph;
     }
     from = -1;
   };
