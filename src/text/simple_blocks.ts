@@ -73,21 +73,29 @@ export function parseSimpleBlocks(body: string): TextBlock[] | undefined {
  * ```
  */
 export function plainBlocks(text: string, start: number, end: number, out: TextBlock[]): void {
-  let paragraph = "";
+  // The open paragraph as a range of `text`: most paragraphs are their source as it is (no
+  // line ends in spaces before the last), and their text is a slice of it, not a string built
+  // line by line.
+  let from = -1;
+  let to = -1; // the end of its last line, trailing spaces left out
+  let lineEnd = -1; // the end of its last line as written
+  let spaced = false; // a line before the last ends in spaces: the text is joined line by line
   const close = () => {
-    if (paragraph === "") return;
+    if (from === -1) return;
+    const paragraph = spaced ? joinTrimmedLines(text, from, to) : text.slice(from, to);
     out.push({
       kind: "paragraph",
       level: 0,
       text: paragraph,
       prose: /[\p{L}\p{N}]/u.test(paragraph),
     });
-    paragraph = "";
+    from = -1;
+    spaced = false;
   };
   for (let at = start; at < end;) {
-    let lineEnd = text.indexOf("\n", at);
-    if (lineEnd === -1 || lineEnd > end) lineEnd = end;
-    let last = lineEnd;
+    let next = text.indexOf("\n", at);
+    if (next === -1 || next > end) next = end;
+    let last = next;
     while (last > at && text.charCodeAt(last - 1) === 32) last--; // trailing spaces
     if (last === at) close(); // a blank line (a simple line holds no tabs)
     else if (text.charCodeAt(at) === 35) { // "#": a heading (NOT_SIMPLE checked its form)
@@ -96,10 +104,26 @@ export function plainBlocks(text: string, start: number, end: number, out: TextB
       const title = (heading[2] ?? "").replace(/ +/g, " ").trim();
       out.push({ kind: "heading", level: heading[1].length, text: title, prose: false });
     } else {
-      const line = text.slice(at, last);
-      paragraph = paragraph === "" ? line : `${paragraph}\n${line}`;
+      if (from === -1) from = at;
+      else if (to !== lineEnd) spaced = true;
+      to = last;
+      lineEnd = next;
     }
-    at = lineEnd + 1;
+    at = next + 1;
   }
   close();
+}
+
+/** The lines of `text` from `from` to `to`, each without its trailing spaces, joined by line breaks. */
+function joinTrimmedLines(text: string, from: number, to: number): string {
+  const lines: string[] = [];
+  for (let at = from; at <= to;) {
+    let next = text.indexOf("\n", at);
+    if (next === -1 || next > to) next = to;
+    let last = next;
+    while (last > at && text.charCodeAt(last - 1) === 32) last--;
+    lines.push(text.slice(at, last));
+    at = next + 1;
+  }
+  return lines.join("\n");
 }
