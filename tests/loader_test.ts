@@ -16,6 +16,7 @@ import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/config/load.ts";
 import type { ReadWorkerData } from "../src/pipeline/read_worker.ts";
 import { createLoader, type Loaded } from "../src/source/loader.ts";
+import { readContentFiles, type ReadJob } from "../src/source/read_file.ts";
 
 /**
  * A loader as the service makes one (fields derived as files are read),
@@ -144,6 +145,39 @@ describe("loader", () => {
       const file = after.files.find((f) => `blog/${f.path}` === edited)!;
       assert.equal(file.fields.title, "Edited");
       assert.equal(file.body, "A new body.");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+  it("gives the event loop turns while a blocking load reads (a signal, a health check, the helper)", async () => {
+    const root = await mkdtemp(join(tmpdir(), "content-feed-turns-"));
+    try {
+      const jobs: ReadJob[] = [];
+      for (let i = 0; i < 40; i++) {
+        await writeFile(join(root, `${i}.md`), `# Page ${i}\n\nSome words.`);
+        jobs.push({
+          abs: join(root, `${i}.md`),
+          plugin: "docs",
+          path: `${i}.md`,
+          shown: `docs/${i}.md`,
+          maxSize: 1 << 20,
+        });
+      }
+      let doneFiles = 0;
+      let filesWhenTimerRan = -1;
+      setTimeout(() => filesWhenTimerRan = doneFiles, 0);
+      let next = 0;
+      await readContentFiles(() => jobs[next++], () => {
+        // A file that takes a millisecond to derive: 40 of them hold the thread for 40 ms.
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        doneFiles++;
+      }, true);
+      assert.equal(doneFiles, 40);
+      assert.ok(
+        filesWhenTimerRan >= 0 && filesWhenTimerRan < 40,
+        `the timer ran after ${filesWhenTimerRan} of 40 files`,
+      );
     } finally {
       await rm(root, { recursive: true, force: true });
     }
