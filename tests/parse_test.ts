@@ -56,6 +56,7 @@ describe("parseFile", () => {
       "\0",
       "\u2028",
       "\u00a0",
+      "\ufffd", // valid UTF-8 (EF BF BD) that a lenient decoder also gives for bad bytes
       "<p>Guía <b>rápida</b></p>",
       "don't",
       "it’s",
@@ -75,6 +76,12 @@ describe("parseFile", () => {
       }
       let bytes = encoder.encode(text);
       if (random() < 0.03) bytes = Uint8Array.from([...bytes, 0xff]); // not UTF-8
+      if (random() < 0.03) {
+        // A bad sequence anywhere: a lone lead byte, an encoded surrogate, a point past U+10FFFF.
+        const bad = pick([[0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80]]);
+        const at = Math.floor(random() * (bytes.length + 1));
+        bytes = Uint8Array.from([...bytes.subarray(0, at), ...bad, ...bytes.subarray(at)]);
+      }
       const parsed = parseFile(bytes, meta, "docs/a.md");
       // What the item route reads again is the body the index was built from.
       if ("body" in parsed) assert.equal(parseBody(bytes), parsed.body, JSON.stringify(text));

@@ -1,7 +1,24 @@
 import { extract, FrontMatterError } from "./front_matter.ts";
 import type { LeftOutWarning, ParsedFile, Warning } from "./parsed_file.ts";
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+const strict = new TextDecoder("utf-8", { fatal: true });
+const lenient = new TextDecoder();
+
+/**
+ * The text of UTF-8 bytes, or a `TypeError` when they are not UTF-8 (as a
+ * `fatal` decoder throws). Decoded leniently first: under Deno the fatal
+ * decoder took four times as long over a 10,000-file site's bodies (46
+ * against 11 ms; Node 26 against 13). Bytes that are not UTF-8 decode
+ * leniently with a U+FFFD where each bad sequence was, so only a text
+ * holding one is decoded again strictly, which throws for bad bytes and
+ * gives the same text for a U+FFFD written in the file.
+ */
+const decoder = {
+  decode(bytes: Uint8Array): string {
+    const text = lenient.decode(bytes);
+    return text.includes("\ufffd") ? strict.decode(bytes) : text;
+  },
+};
 
 /**
  * Turns one file's raw bytes into a {@link ParsedFile}, or a warning when the
