@@ -33,19 +33,24 @@ export function preview(body: string | readonly TextBlock[], max = 300): string 
  */
 export function cutDescription(text: string, max = 300): string {
   if (text.length <= max) return text; // no more characters than code units
-  // Walk code points up to `max` (a surrogate pair is one character), not the whole text.
-  let at = 0;
-  for (let chars = 0; chars < max && at < text.length; chars++) {
-    const code = text.charCodeAt(at);
-    at += code >= 0xd800 && code <= 0xdbff && at + 1 < text.length ? 2 : 1;
-  }
+  const at = afterChars(text, max);
   if (at >= text.length) return text;
   const space = text.indexOf(" ", at);
   return `${text.slice(0, space === -1 ? at : space)}...`;
 }
 
-/** White space runs, as `collapseProse` (`text/plain_text.ts`) replaces them. */
-const WHITE_SPACE = /\s+/g;
+/**
+ * Where the first `max` characters of `text` end, walked code point by code
+ * point (a surrogate pair is one character), not over the whole text.
+ */
+function afterChars(text: string, max: number): number {
+  let at = 0;
+  for (let chars = 0; chars < max && at < text.length; chars++) {
+    const code = text.charCodeAt(at);
+    at += code >= 0xd800 && code <= 0xdbff && at + 1 < text.length ? 2 : 1;
+  }
+  return at;
+}
 
 /**
  * The description a first prose paragraph gives, as written (SPEC 4):
@@ -65,15 +70,10 @@ const WHITE_SPACE = /\s+/g;
  */
 export function describeProse(prose: string, max = 300): string {
   for (let end = max + 64; end < prose.length; end *= 4) {
-    const head = prose.slice(0, end).replace(WHITE_SPACE, " ").trimStart();
-    // The walk of cutDescription, on the prefix: it reads no further than the space found.
-    let at = 0;
-    for (let chars = 0; chars < max && at < head.length; chars++) {
-      const code = head.charCodeAt(at);
-      at += code >= 0xd800 && code <= 0xdbff && at + 1 < head.length ? 2 : 1;
-    }
-    const space = head.indexOf(" ", at);
-    // A space with a character after it is no trailing space the trim would take.
+    const head = collapseProse(prose.slice(0, end));
+    // cutDescription's walk, on the prefix: it reads no further than the space found, and a
+    // space with a character after it was no run the prefix cut short.
+    const space = head.indexOf(" ", afterChars(head, max));
     if (space !== -1 && space + 1 < head.length) return `${head.slice(0, space)}...`;
   }
   return cutDescription(collapseProse(prose), max);

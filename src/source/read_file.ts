@@ -87,11 +87,10 @@ export interface ReadResult {
 }
 
 /**
- * Reads, hashes and parses one content file; a file that cannot be read
- * becomes a warning, never an exception. The same function runs on the main
- * thread and in the start-up helper worker, so both give equal results.
- *
- * @param blocking read with blocking calls (see {@link readRegularFileSync})
+ * Reads, hashes and parses one content file without blocking; a file that
+ * cannot be read becomes a warning, never an exception. Its blocking twin,
+ * {@link readContentFileSync}, gives the same result (both end in
+ * `resultOf`), on the main thread and in the start-up helper worker.
  *
  * @example
  * ```ts
@@ -102,8 +101,7 @@ export interface ReadResult {
  * });
  * ```
  */
-export async function readContentFile(job: ReadJob, blocking = false): Promise<ReadResult> {
-  if (blocking) return readContentFileSync(job);
+export async function readContentFile(job: ReadJob): Promise<ReadResult> {
   const readAt = Date.now();
   let read: FileRead | { readonly error: unknown };
   try {
@@ -323,7 +321,7 @@ export async function readContentFiles(
   blocking = false,
 ): Promise<void> {
   if (!blocking) {
-    await forEachConcurrently(next, async (job) => done(await readContentFile(job, false), job));
+    await forEachConcurrently(next, async (job) => done(await readContentFile(job), job));
     return;
   }
   // Blocking reads never wait on anything, so nothing else would run until

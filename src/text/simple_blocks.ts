@@ -22,6 +22,8 @@ import type { TextBlock } from "./blocks.ts";
 export const NOT_SIMPLE =
   /[[\]<>&{}`*_\\|~\r\t\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^(?:[-+=>:]|!!!|\?\?\?|\/\/\/|\d{1,9}[.)]|import\b|export\b| +\S|#(?!#{0,5}(?: +[^#\n]*)?$))/m;
 const HEADING = /^(#{1,6})(?: +([^#]*?))? *$/;
+/** Spaces that end a line (a simple line holds no tabs). */
+const SPACES_AT_LINE_END = / +\n/g;
 
 /**
  * Whether a body holds only plain paragraphs and ATX headings (the blocks
@@ -82,7 +84,10 @@ export function plainBlocks(text: string, start: number, end: number, out: TextB
   let spaced = false; // a line before the last ends in spaces: the text is joined line by line
   const close = () => {
     if (from === -1) return;
-    const paragraph = spaced ? joinTrimmedLines(text, from, to) : text.slice(from, to);
+    // The lines before the last lose their trailing spaces (the last's are left out already).
+    const paragraph = spaced
+      ? text.slice(from, to).replace(SPACES_AT_LINE_END, "\n")
+      : text.slice(from, to);
     out.push({
       kind: "paragraph",
       level: 0,
@@ -112,18 +117,4 @@ export function plainBlocks(text: string, start: number, end: number, out: TextB
     at = next + 1;
   }
   close();
-}
-
-/** The lines of `text` from `from` to `to`, each without its trailing spaces, joined by line breaks. */
-function joinTrimmedLines(text: string, from: number, to: number): string {
-  const lines: string[] = [];
-  for (let at = from; at <= to;) {
-    let next = text.indexOf("\n", at);
-    if (next === -1 || next > to) next = to;
-    let last = next;
-    while (last > at && text.charCodeAt(last - 1) === 32) last--;
-    lines.push(text.slice(at, last));
-    at = next + 1;
-  }
-  return lines.join("\n");
 }

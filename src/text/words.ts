@@ -85,30 +85,7 @@ function classAbove255(code: number, markup: number): number {
  * ```
  */
 export function countWords(body: string): number {
-  let count = 0;
-  let previous = 0; // 1 while in a word
-  const length = body.length;
-  for (let i = 0; i < length; i++) {
-    const code = body.charCodeAt(i);
-    let kind = code < 256 ? COUNT_CLASS[code] : classAbove255(code, 0);
-    if (kind > WORD) {
-      if (kind === APOSTROPHE) {
-        // "don't": inside a word, an apostrophe before a word character is part of it
-        kind = previous === WORD && i + 1 < length &&
-            isWordChar(body.charCodeAt(i + 1), body, i + 1)
-          ? WORD
-          : 0;
-      } else if (isWordChar(code, body, i)) { // a surrogate pair: one character, two units
-        count += previous ^ 1;
-        previous = WORD;
-        i++;
-        continue;
-      } else kind = 0;
-    }
-    count += kind & (previous ^ 1);
-    previous = kind;
-  }
-  return count;
+  return scanWords(body, 0, body.length, COUNT_CLASS, 0);
 }
 
 /**
@@ -126,24 +103,40 @@ export function countWords(body: string): number {
  * ```
  */
 export function plainWords(body: string, start = 0, end: number = body.length): number {
+  if (start < end && !plainLineStart(body, start)) return -1;
+  return scanWords(body, start, end, PLAIN_CLASS, MARKUP_CLASS);
+}
+
+/**
+ * The words from `start` to `end`, with `classes` for the code units below
+ * 256 and `markup` for the markup above (`COUNT_CLASS` and 0 count words
+ * alone; `PLAIN_CLASS` and `MARKUP_CLASS` give -1 at markup, or at a line
+ * that does not start plain).
+ */
+function scanWords(
+  body: string,
+  start: number,
+  end: number,
+  classes: Uint8Array,
+  markup: number,
+): number {
   let count = 0;
   let previous = 0; // 1 while in a word
-  const length = end;
-  if (start < length && !plainLineStart(body, start)) return -1;
-  for (let i = start; i < length; i++) {
+  for (let i = start; i < end; i++) {
     const code = body.charCodeAt(i);
-    let kind = code < 256 ? PLAIN_CLASS[code] : classAbove255(code, MARKUP_CLASS);
+    let kind = code < 256 ? classes[code] : classAbove255(code, markup);
     if (kind > WORD) {
       if (kind === APOSTROPHE) {
-        kind = previous === WORD && i + 1 < length &&
+        // "don't": inside a word, an apostrophe before a word character is part of it
+        kind = previous === WORD && i + 1 < end &&
             isWordChar(body.charCodeAt(i + 1), body, i + 1)
           ? WORD
           : 0;
       } else if (kind === MARKUP_CLASS) return -1;
       else if (kind === LINE_FEED) {
-        if (i + 1 < length && !plainLineStart(body, i + 1)) return -1;
+        if (i + 1 < end && !plainLineStart(body, i + 1)) return -1;
         kind = 0;
-      } else if (isWordChar(code, body, i)) {
+      } else if (isWordChar(code, body, i)) { // a surrogate pair: one character, two units
         count += previous ^ 1;
         previous = WORD;
         i++;
