@@ -329,3 +329,15 @@ export function troubledSite(): SiteFiles {
     "blog/2026-01-01-hello.md": md({ title: "Hello" }, LONG),
   };
 }
+
+/**
+ * A fuzz test's text: one to `most` + 1 of `pieces`, each picked with
+ * `random` (a seeded `mulberry32`, so a failure repeats).
+ */
+export function piecesText(random: () => number, pieces: readonly string[], most: number): string {
+  let text = "";
+  for (let n = Math.floor(random() * most); n >= 0; n--) {
+    text += pieces[Math.floor(random() * pieces.length)];
+  }
+  return text;
+}

@@ -7,6 +7,7 @@ import { parseAuthors, parseTags } from "../src/fields/names.ts";
 import { textBlocks } from "../src/text/blocks.ts";
 import { collapseProse, plainText } from "../src/text/plain_text.ts";
 import { mulberry32 } from "../bench/site.ts";
+import { piecesText } from "./helpers.ts";
 
 describe("preview", () => {
   it("takes the first paragraph only", () => {
@@ -119,10 +120,7 @@ describe("describeProse", () => {
     ];
     let cut = 0;
     for (let i = 0; i < 3000; i++) {
-      let prose = "";
-      for (let n = Math.floor(random() * 400); n >= 0; n--) {
-        prose += pieces[Math.floor(random() * pieces.length)];
-      }
+      const prose = piecesText(random, pieces, 400);
       const max = [300, 10, 1, 64][i % 4];
       const expected = cutDescription(collapseProse(prose), max);
       assert.equal(describeProse(prose, max), expected, JSON.stringify(prose));

@@ -4,6 +4,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mulberry32 } from "../bench/site.ts";
+import { piecesText } from "./helpers.ts";
 import { parsedBlocks, type TextBlock, textBlocks } from "../src/text/blocks.ts";
 import { collapseProse, firstHeading, firstProse, plainText } from "../src/text/plain_text.ts";
 import { isSimpleBody, parseSimpleBlocks } from "../src/text/simple_blocks.ts";
@@ -377,10 +378,7 @@ describe("the fast path for plain bodies", () => {
       "😀",
     ];
     for (let i = 0; i < 100_000; i++) {
-      let text = "";
-      for (let n = Math.floor(random() * 8); n >= 0; n--) {
-        text += pieces[Math.floor(random() * pieces.length)];
-      }
+      const text = piecesText(random, pieces, 8);
       const expected = isSimpleBody(text) ? countWords(text) : -1;
       assert.equal(plainWords(text), expected, JSON.stringify(text));
     }
@@ -420,10 +418,7 @@ describe("the fast path for plain bodies", () => {
       "#",
     ];
     for (let i = 0; i < 100_000; i++) {
-      let text = "";
-      for (let n = Math.floor(random() * 10); n >= 0; n--) {
-        text += pieces[Math.floor(random() * pieces.length)];
-      }
+      const text = piecesText(random, pieces, 10);
       assert.equal(countWords(text), reference(text), JSON.stringify(text));
     }
   });
