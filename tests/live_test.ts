@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { watchGitHead } from "../src/source/git_head.ts";
-import { createGitTracker } from "../src/source/git.ts";
+import { createGitTracker, execGit, execGitToFile } from "../src/source/git.ts";
 import {
   configFor,
   git,
@@ -380,6 +380,57 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       assert.equal(many.git, 3);
     } finally {
       stop();
+      await removeSite(top);
+    }
+  });
+
+  it("a first refresh begins the whole log beside HEAD's rev-parse, through a file, and dates every file as the log in a pipe does", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const top = await repository();
+    const root = join(top, "site");
+    try {
+      await appendFile(join(root, "docs/b.md"), " More.");
+      git(top, ["commit", "-qam", "two"], "2021-05-06T10:00:00Z");
+      const tracker = createGitTracker(root);
+      await tracker.refresh();
+      assert.equal(tracker.processes, 3, "the log, HEAD, the work tree's changes");
+      assert.deepEqual(tracker.dates("docs/a.md"), {
+        first: Date.parse("2020-01-02T10:00:00Z"),
+        last: Date.parse("2020-01-02T10:00:00Z"),
+      });
+      assert.deepEqual(tracker.dates("docs/b.md"), {
+        first: Date.parse("2020-01-02T10:00:00Z"),
+        last: Date.parse("2021-05-06T10:00:00Z"),
+      });
+      // The file git wrote holds what the pipe carries, byte for byte.
+      const args = ["log", "--format=%x01%m%H %ct", "--name-only", "-z", "--no-renames", "HEAD"];
+      const [piped, filed] = [await execGit(root, args), await execGitToFile(root, args)];
+      assert.equal(filed.code, 0);
+      assert.ok(piped.stdout.length > 100);
+      assert.equal(filed.stdout, piped.stdout);
+      // A failing git says why, as through the pipe.
+      const bad = await execGitToFile(root, ["log", "no-such-revision"]);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /no-such-revision/);
+      // A second refresh, HEAD unmoved: no log.
+      await tracker.refresh();
+      assert.equal(tracker.processes, 5, "HEAD read again (its stamp was not known), status");
+
+      // A repository with no commit yet: the log begun beside HEAD fails, and nothing is dated;
+      // once committed, the history is read at the commit.
+      const empty = join(top, "empty");
+      await mkdir(join(empty, "docs"), { recursive: true });
+      await writeFile(join(empty, "docs/c.md"), md({ title: "C" }, LONG));
+      git(empty, ["init", "-q"]);
+      const unborn = createGitTracker(empty);
+      await unborn.refresh();
+      assert.equal(unborn.processes, 2, "the log and HEAD; no status without a commit");
+      assert.equal(unborn.dates("docs/c.md"), undefined);
+      git(empty, ["add", "."]);
+      git(empty, ["commit", "-qm", "c"], "2022-01-02T10:00:00Z");
+      assert.equal((await unborn.refresh()).changed, "all");
+      assert.equal(unborn.dates("docs/c.md")?.last, Date.parse("2022-01-02T10:00:00Z"));
+    } finally {
       await removeSite(top);
     }
   });
