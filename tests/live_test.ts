@@ -2,7 +2,10 @@
 // restart, by watching (or polling where watching is unavailable).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { appendFile, mkdir, mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
@@ -432,6 +435,87 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       assert.equal(unborn.dates("docs/c.md")?.last, Date.parse("2022-01-02T10:00:00Z"));
     } finally {
       await removeSite(top);
+    }
+  });
+
+  it("the history is read as git prints it by default, whatever the repository's settings (diff.relative, log.showRoot)", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const top = await repository();
+    const root = join(top, "site");
+    try {
+      // Paths relative to `-C`'s folder, and no files for the root commit, would leave every
+      // file of this content root (a subfolder of the work tree) undated.
+      git(top, ["config", "diff.relative", "true"]);
+      git(top, ["config", "log.showRoot", "false"]);
+      const tracker = createGitTracker(root);
+      await tracker.refresh();
+      const one = Date.parse("2020-01-02T10:00:00Z");
+      assert.deepEqual(tracker.dates("docs/a.md"), { first: one, last: one });
+      // The commits since, read the same way.
+      await appendFile(join(root, "docs/b.md"), " More.");
+      git(top, ["commit", "-qam", "two"], "2021-05-06T10:00:00Z");
+      assert.deepEqual((await tracker.refresh()).changed, new Set(["docs/b.md"]));
+      assert.deepEqual(tracker.dates("docs/b.md"), {
+        first: one,
+        last: Date.parse("2021-05-06T10:00:00Z"),
+      });
+    } finally {
+      await removeSite(top);
+    }
+  });
+
+  it("a first refresh whose log read HEAD before a commit that rev-parse saw reads the history again, at that commit", async (t) => {
+    if (!HAS_GIT || process.platform === "win32") return t.skip("no git (or no sh) here");
+    const top = await repository();
+    const root = join(top, "site");
+    const bin = await mkdtemp(join(tmpdir(), "content-feed-stub-git-"));
+    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    // A git that commits once its first log has read HEAD, and whose first rev-parse waits for
+    // that commit: the log and rev-parse disagree on HEAD, as when a commit lands between them.
+    await writeFile(
+      join(bin, "git"),
+      `#!/bin/sh
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+for arg; do
+  case "$arg" in
+    log)
+      if [ -e "${bin}/log-armed" ]; then
+        rm "${bin}/log-armed"
+        "${real}" "$@"; code=$?
+        echo " Moved." >> "${root}/docs/a.md"
+        GIT_AUTHOR_DATE=2023-07-08T10:00:00Z GIT_COMMITTER_DATE=2023-07-08T10:00:00Z \
+          "${real}" -C "${top}" commit -qam moved
+        touch "${bin}/moved"
+        exit $code
+      fi
+      break;;
+    rev-parse)
+      if [ -e "${bin}/rev-parse-armed" ]; then
+        rm "${bin}/rev-parse-armed"
+        i=0
+        while [ ! -e "${bin}/moved" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+      fi
+      break;;
+  esac
+done
+exec "${real}" "$@"
+`,
+    );
+    await chmod(join(bin, "git"), 0o755);
+    await writeFile(join(bin, "log-armed"), "");
+    await writeFile(join(bin, "rev-parse-armed"), "");
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const tracker = createGitTracker(root);
+      await tracker.refresh();
+      assert.ok(existsSync(join(bin, "moved")), "the stub's commit was made");
+      assert.equal(tracker.processes, 4, "the log, HEAD, the log again at HEAD, the work tree");
+      assert.equal(tracker.dates("docs/a.md")?.last, Date.parse("2023-07-08T10:00:00Z"));
+    } finally {
+      process.env.PATH = path;
+      await removeSite(top);
+      await rm(bin, { recursive: true, force: true });
     }
   });
 

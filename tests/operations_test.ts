@@ -398,7 +398,7 @@ describe("the server listens before its first index", () => {
     ? spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim()
     : "";
   before(async () => {
-    hold = await mkdtemp(join(tmpdir(), "content-feed-git-"));
+    hold = await mkdtemp(join(tmpdir(), "content-feed-held-git-"));
     release = join(hold, "release");
     await writeFile(
       join(hold, "git"),

@@ -152,15 +152,81 @@ export async function execGitToFile(root: string, args: readonly string[]): Prom
   } catch {
     return execGit(root, args);
   }
+  if (outputFolders.size === 0 && !removesAtExit) {
+    removesAtExit = true;
+    process.on("exit", () => {
+      for (const open of outputFolders) removeFolder(open);
+    });
+  }
+  outputFolders.add(folder);
   try {
     const file = join(folder, "out");
-    const run = await execGit(root, [args[0], `--output=${file}`, ...args.slice(1)]);
+    // After the command's name (`-c` settings before it take a value each).
+    const command = args.findIndex((arg, i) => !arg.startsWith("-") && args[i - 1] !== "-c");
+    const run = await execGit(root, [
+      ...args.slice(0, command + 1),
+      `--output=${file}`,
+      ...args.slice(command + 1),
+    ]);
     if (run.code !== 0) return run;
     return { ...run, stdout: readFileSync(file, "utf8") };
   } catch (error) {
     return { stdout: "", code: -1, stderr: (error as Error).message };
   } finally {
+    outputFolders.delete(folder);
+    removeFolder(folder);
+  }
+}
+
+/**
+ * The folders {@link execGitToFile} made and has not removed yet: removed
+ * when the process exits (a server stopped during its first start exits
+ * while git may still be writing; git then finishes into a file no folder
+ * holds).
+ */
+const outputFolders = new Set<string>();
+let removesAtExit = false;
+
+/** Removes a temporary folder; one that cannot be removed is left (it never fails a read). */
+function removeFolder(folder: string): void {
+  try {
     rmSync(folder, { recursive: true, force: true });
+  } catch {
+    // left in the temporary folder, as an editor's swap file would be
+  }
+}
+
+/**
+ * Settings every `git log` of this project runs with, whatever the user's
+ * configuration says: no signature check printed before each commit's
+ * record (`log.showSignature`), the root commit's files listed
+ * (`log.showRoot`), and paths from the top of the work tree
+ * (`diff.relative`), which the parser takes the content root's prefix
+ * from.
+ */
+const LOG_SETTINGS = [
+  "-c",
+  "log.showSignature=false",
+  "-c",
+  "log.showRoot=true",
+  "-c",
+  "diff.relative=false",
+];
+
+/**
+ * The git folder of the work tree `root` is in, where it is a folder named
+ * `.git` (not a linked work tree's or a submodule's `.git` file, and no
+ * `GIT_DIR`); `undefined` otherwise.
+ */
+function plainGitFolder(root: string): string | undefined {
+  if (process.env.GIT_DIR || process.env.GIT_COMMON_DIR) return undefined;
+  for (let dir = root;; dir = dirname(dir)) {
+    const path = `${dir === "/" ? "" : dir}/.git`;
+    try {
+      return statSync(path).isDirectory() ? path : undefined;
+    } catch {
+      if (dir === "/" || dir === "." || dirname(dir) === dir) return undefined;
+    }
   }
 }
 
@@ -518,6 +584,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   const wholeLog = (rev: string) => {
     processes++;
     return execGitToFile(root, [
+      ...LOG_SETTINGS,
       "log",
       "--format=%x01%m%H %ct",
       "--name-only",
@@ -527,6 +594,12 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     ]);
   };
   let refreshed = false;
+  /** The whole log of HEAD, begun now, with the digests of what it is read under. */
+  const earlyLog = () => {
+    const dir = plainGitFolder(root);
+    if (dir === undefined) return undefined;
+    return { shallow: boundaryOf(dir), replaced: replacementsOf(dir), run: wholeLog("HEAD") };
+  };
 
   const datesOf = (path: string): CommitDates | undefined => {
     const found = history?.files.get(path);
@@ -597,6 +670,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     const old = history === unread ? undefined : history;
     if (old && sameGraph(old, at)) {
       const since = await git([
+        ...LOG_SETTINGS,
         "log",
         "--boundary",
         "--format=%x01%m%H %ct",
@@ -629,7 +703,9 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     }
     let whole = early ? await early : undefined;
     // The log begun beside `rev-parse` read HEAD as it was then: taken when that is the commit
-    // `rev-parse` found (its first record), read again at that commit otherwise.
+    // `rev-parse` found (its first record), read again at that commit otherwise, and when it
+    // failed (HEAD may have had no commit yet; a log that fails for good fails twice, with one
+    // warning).
     if (whole?.code !== 0 || !whole.stdout.startsWith(at.commit, 2)) {
       whole = await wholeLog(at.commit);
     }
@@ -716,12 +792,14 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         state = stateKeyOf(head, dirty);
         return { changed };
       }
+      // A first refresh with no kept history reads the whole log: begun beside `rev-parse`, not
+      // after it, as the history is what a first start waits on longest (SPEC 17). What would
+      // change its graph with HEAD unmoved (a deeper fetch, a replacement) is read before it
+      // begins, and the log is kept only where `rev-parse` then finds the same.
+      const early = !refreshed && history === undefined ? earlyLog() : undefined;
+      refreshed = true;
       // While the stamp stays the same, so do HEAD and the history: a listing asks only what
       // changed in the work tree.
-      // A first refresh with no kept history reads the whole log: begun beside `rev-parse`, not
-      // after it, as the history is what a first start waits on longest (SPEC 17).
-      const early = !refreshed && history === undefined ? wholeLog("HEAD") : undefined;
-      refreshed = true;
       const current: { at?: HeadAt; note?: string } = still
         ? { at: headOfHistory(history!) }
         : await head();
@@ -739,7 +817,11 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         };
       }
       shallow = at.shallow !== "";
-      const [read, found] = await Promise.all([readHistory(at, early), status(at.prefix)]);
+      const log = early && early.shallow === (at.shallow || "shallow") &&
+          early.replaced === at.replaced
+        ? early.run
+        : undefined;
+      const [read, found] = await Promise.all([readHistory(at, log), status(at.prefix)]);
       headStamp = stamp;
       const wasDirty = dirty;
       dirty = found?.found ?? new Set();
