@@ -32,13 +32,17 @@ export interface CommitDates {
  * ```
  */
 export function inWorkTree(root: string): boolean {
-  if (process.env.GIT_DIR) return true;
+  return !!process.env.GIT_DIR || nearestDotGit(root) !== undefined;
+}
+
+/** The nearest `.git` in `root` or a folder above it: a folder, or a linked work tree's file. */
+function nearestDotGit(root: string): { path: string; folder: boolean } | undefined {
   for (let dir = root;; dir = dirname(dir)) {
+    const path = `${dir === "/" ? "" : dir}/.git`;
     try {
-      statSync(`${dir === "/" ? "" : dir}/.git`);
-      return true;
+      return { path, folder: statSync(path).isDirectory() };
     } catch {
-      if (dir === "/" || dir === "." || dirname(dir) === dir) return false;
+      if (dir === "/" || dir === "." || dirname(dir) === dir) return undefined;
     }
   }
 }
@@ -152,7 +156,7 @@ export async function execGitToFile(root: string, args: readonly string[]): Prom
   } catch {
     return execGit(root, args);
   }
-  if (outputFolders.size === 0 && !removesAtExit) {
+  if (!removesAtExit) {
     removesAtExit = true;
     process.on("exit", () => {
       for (const open of outputFolders) removeFolder(open);
@@ -197,20 +201,26 @@ function removeFolder(folder: string): void {
 }
 
 /**
- * Settings every `git log` of this project runs with, whatever the user's
- * configuration says: no signature check printed before each commit's
- * record (`log.showSignature`), the root commit's files listed
- * (`log.showRoot`), and paths from the top of the work tree
+ * The log of commits and the files each touched that the history is read
+ * from (`parseLog`), given a revision or a range. Its settings hold
+ * whatever the user's configuration says: no signature check printed
+ * before each commit's record (`log.showSignature`), the root commit's
+ * files listed (`log.showRoot`), and paths from the top of the work tree
  * (`diff.relative`), which the parser takes the content root's prefix
  * from.
  */
-const LOG_SETTINGS = [
+const HISTORY_LOG = [
   "-c",
   "log.showSignature=false",
   "-c",
   "log.showRoot=true",
   "-c",
   "diff.relative=false",
+  "log",
+  "--format=%x01%m%H %ct",
+  "--name-only",
+  "-z",
+  "--no-renames",
 ];
 
 /**
@@ -220,14 +230,8 @@ const LOG_SETTINGS = [
  */
 function plainGitFolder(root: string): string | undefined {
   if (process.env.GIT_DIR || process.env.GIT_COMMON_DIR) return undefined;
-  for (let dir = root;; dir = dirname(dir)) {
-    const path = `${dir === "/" ? "" : dir}/.git`;
-    try {
-      return statSync(path).isDirectory() ? path : undefined;
-    } catch {
-      if (dir === "/" || dir === "." || dirname(dir) === dir) return undefined;
-    }
-  }
+  const found = nearestDotGit(root);
+  return found?.folder ? found.path : undefined;
 }
 
 /**
@@ -583,22 +587,20 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
   /** Every commit reachable from `rev`, with the files each touched: through a file. */
   const wholeLog = (rev: string) => {
     processes++;
-    return execGitToFile(root, [
-      ...LOG_SETTINGS,
-      "log",
-      "--format=%x01%m%H %ct",
-      "--name-only",
-      "-z",
-      "--no-renames",
-      rev,
-    ]);
+    return execGitToFile(root, [...HISTORY_LOG, rev]);
   };
   let refreshed = false;
   /** The whole log of HEAD, begun now, with the digests of what it is read under. */
   const earlyLog = () => {
     const dir = plainGitFolder(root);
     if (dir === undefined) return undefined;
-    return { shallow: boundaryOf(dir), replaced: replacementsOf(dir), run: wholeLog("HEAD") };
+    // The boundary as `rev-parse` gives it: "" for a whole clone (no `shallow` file).
+    const boundary = boundaryOf(dir);
+    return {
+      shallow: boundary === "shallow" ? "" : boundary,
+      replaced: replacementsOf(dir),
+      run: wholeLog("HEAD"),
+    };
   };
 
   const datesOf = (path: string): CommitDates | undefined => {
@@ -669,16 +671,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     // A history git could not give is no base to extend: read whole.
     const old = history === unread ? undefined : history;
     if (old && sameGraph(old, at)) {
-      const since = await git([
-        ...LOG_SETTINGS,
-        "log",
-        "--boundary",
-        "--format=%x01%m%H %ct",
-        "--name-only",
-        "-z",
-        "--no-renames",
-        `${old.head}..${at.commit}`,
-      ]);
+      const since = await git([...HISTORY_LOG, "--boundary", `${old.head}..${at.commit}`]);
       const range = since.code === 0 ? parseLog(since.stdout, at.prefix) : undefined;
       if (range && range.boundary.has(old.head)) {
         // Extended in place, not copied: a copy of 100,000 entries was most of what re-dating
@@ -817,8 +810,7 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
         };
       }
       shallow = at.shallow !== "";
-      const log = early && early.shallow === (at.shallow || "shallow") &&
-          early.replaced === at.replaced
+      const log = early?.shallow === at.shallow && early.replaced === at.replaced
         ? early.run
         : undefined;
       const [read, found] = await Promise.all([readHistory(at, log), status(at.prefix)]);
