@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createContentApi } from "../mod.ts";
 import { watchGitHead } from "../src/source/git_head.ts";
 import { createGitTracker, execGit, execGitToFile } from "../src/source/git.ts";
+import { historyRanges, packedObjects } from "../src/source/history_parts.ts";
 import {
   configFor,
   git,
@@ -383,6 +384,101 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       assert.equal(many.git, 3);
     } finally {
       stop();
+      await removeSite(top);
+    }
+  });
+
+  it("a large repository's history is read in parts, a git process each, at once, and dates every file as one log does, across merges", async (t) => {
+    if (!HAS_GIT) return t.skip("no git here");
+    const top = await repository();
+    const root = join(top, "site");
+    try {
+      // A history with two branches merged twice, their commits' dates interleaved, so that
+      // cuts land on either branch; some files touched on both (merged keeping main's text).
+      let day = 10;
+      const commit = async (file: string, message: string) => {
+        await appendFile(join(root, file), ` ${message}.`);
+        git(top, ["commit", "-qam", message], `2020-02-${day++}T10:00:00Z`);
+      };
+      git(top, ["checkout", "-qb", "side"]);
+      await commit("docs/a.md", "side one");
+      git(top, ["checkout", "-q", "-"]);
+      await commit("docs/b.md", "main one");
+      git(top, ["checkout", "-q", "side"]);
+      await commit("docs/b.md", "side two");
+      await commit("notes.txt", "side three");
+      git(top, ["checkout", "-q", "-"]);
+      await commit("docs/a.md", "main two");
+      git(top, ["merge", "-q", "--no-edit", "-s", "ours", "side"], `2020-02-${day++}T10:00:00Z`);
+      git(top, ["checkout", "-q", "side"]);
+      await commit("docs/a.md", "side four");
+      git(top, ["checkout", "-q", "-"]);
+      await commit("notes.txt", "main three");
+      git(top, ["merge", "-q", "--no-edit", "-s", "ours", "side"], `2020-02-${day++}T10:00:00Z`);
+      await commit("docs/b.md", "main four");
+      const commits = git(top, ["log", "--format=%H"]).trim().split("\n");
+      assert.equal(commits.length, 11);
+
+      const one = createGitTracker(root);
+      await one.refresh();
+      assert.equal(one.processes, 3, "a small repository: one log");
+      const files = ["docs/a.md", "docs/b.md", "notes.txt"];
+      const datesOf = (tracker: typeof one) => files.map((file) => tracker.dates(file));
+      assert.deepEqual(one.dates("docs/a.md"), {
+        first: Date.parse("2020-01-02T10:00:00Z"),
+        last: Date.parse("2020-02-16T10:00:00Z"),
+      });
+      // Every way of cutting these commits: each part's commits, and the parts together all.
+      for (let commitsPerPart = 1; commitsPerPart <= 7; commitsPerPart++) {
+        for (let maxParts = 1; maxParts <= 5; maxParts++) {
+          const parts = historyRanges(commits, commitsPerPart, maxParts);
+          const parted = createGitTracker(root, undefined, {
+            minObjects: 0,
+            commitsPerPart,
+            maxParts,
+          });
+          await parted.refresh();
+          const what = `${commitsPerPart} a part, at most ${maxParts}`;
+          assert.deepEqual(datesOf(parted), datesOf(one), what);
+          assert.equal(
+            parted.processes,
+            2 + 1 + parts.length,
+            `${what}: HEAD, the work tree's changes, the listing and the parts`,
+          );
+        }
+      }
+      assert.deepEqual(historyRanges(commits, 3, 4), [
+        [commits[0], `^${commits[3]}`],
+        [commits[3], `^${commits[7]}`],
+        [commits[7]],
+      ]);
+      assert.deepEqual(historyRanges(commits, 3, 2), [[commits[0], `^${commits[5]}`], [
+        commits[5],
+      ]]);
+      assert.deepEqual(historyRanges(commits, 6, 4), [[commits[0]]]);
+
+      // The packs' count of objects, which decides whether the history is read in parts.
+      assert.equal(packedObjects(join(top, ".git")), 0, "nothing packed yet");
+      git(top, ["gc", "-q"]);
+      const inPack = /in-pack: (\d+)/.exec(git(top, ["count-objects", "-v"]))![1];
+      assert.ok(Number(inPack) > 12);
+      assert.equal(packedObjects(join(top, ".git")), Number(inPack));
+      const large = createGitTracker(root, undefined, {
+        minObjects: Number(inPack),
+        commitsPerPart: 3,
+        maxParts: 2,
+      });
+      await large.refresh();
+      assert.equal(large.processes, 2 + 1 + 2);
+      assert.deepEqual(datesOf(large), datesOf(one));
+      const small = createGitTracker(root, undefined, {
+        minObjects: Number(inPack) + 1,
+        commitsPerPart: 3,
+        maxParts: 2,
+      });
+      await small.refresh();
+      assert.equal(small.processes, 3);
+    } finally {
       await removeSite(top);
     }
   });

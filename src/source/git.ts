@@ -8,6 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { dirname } from "../util/path.ts";
+import {
+  defaultParting,
+  type HistoryParting,
+  historyRanges,
+  packedObjects,
+} from "./history_parts.ts";
 import { sha256HexSync } from "../util/sha256.ts";
 
 /** A file's commit dates, epoch ms. */
@@ -201,15 +207,13 @@ function removeFolder(folder: string): void {
 }
 
 /**
- * The log of commits and the files each touched that the history is read
- * from (`parseLog`), given a revision or a range. Its settings hold
- * whatever the user's configuration says: no signature check printed
- * before each commit's record (`log.showSignature`), the root commit's
- * files listed (`log.showRoot`), and paths from the top of the work tree
- * (`diff.relative`), which the parser takes the content root's prefix
- * from.
+ * `git log` with settings that hold whatever the user's configuration
+ * says: no signature check printed before each commit's record
+ * (`log.showSignature`), the root commit's files listed (`log.showRoot`),
+ * and paths from the top of the work tree (`diff.relative`), which the
+ * parser takes the content root's prefix from.
  */
-const HISTORY_LOG = [
+const LOG_SETTINGS = [
   "-c",
   "log.showSignature=false",
   "-c",
@@ -217,11 +221,12 @@ const HISTORY_LOG = [
   "-c",
   "diff.relative=false",
   "log",
-  "--format=%x01%m%H %ct",
-  "--name-only",
-  "-z",
-  "--no-renames",
 ];
+/**
+ * The log of commits and the files each touched that the history is read
+ * from (`parseLog`), given a revision or a range.
+ */
+const HISTORY_LOG = [...LOG_SETTINGS, "--format=%x01%m%H %ct", "--name-only", "-z", "--no-renames"];
 
 /**
  * The git folder of the work tree `root` is in, where it is a folder named
@@ -552,7 +557,8 @@ export function gitStateKey(root: string): Promise<string | undefined> {
  * A tracker of the commit dates of the files under `root`, starting from
  * the history a previous process kept (`kept`) when there is one. A first
  * refresh reads the history once (one `git log` of every commit, run beside
- * the file reads); later ones, and a restart whose kept history is an
+ * the file reads; in a large repository, a log per part of the commits,
+ * `parting`); later ones, and a restart whose kept history is an
  * ancestor of HEAD, read only the commits since (`git log kept..HEAD`),
  * and `git status` for what changed in the work tree. A file's dates are
  * its earliest and latest commit among those reachable from HEAD (without
@@ -568,7 +574,11 @@ export function gitStateKey(root: string): Promise<string | undefined> {
  * tracker.dates("docs/intro.md"); // { first: 1700000000000, last: 1760000000000 }
  * ```
  */
-export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
+export function createGitTracker(
+  root: string,
+  kept?: GitHistory,
+  parting: HistoryParting = defaultParting(),
+): GitTracker {
   let history: GitHistory | undefined = kept;
   /** Files changed in the work tree since their last commit (relative to the root). */
   let dirty = new Set<string>();
@@ -584,10 +594,35 @@ export function createGitTracker(root: string, kept?: GitHistory): GitTracker {
     processes++;
     return execGit(root, args);
   };
-  /** Every commit reachable from `rev`, with the files each touched: through a file. */
-  const wholeLog = (rev: string) => {
+  /**
+   * Every commit reachable from `rev`, with the files each touched: through
+   * a file, and in a repository whose packs hold `parting.minObjects` or
+   * more, split at commits a listing names, a process per part at once
+   * (`history_parts.ts`). The parts' records are joined, the tip's first.
+   */
+  const wholeLog = async (rev: string, dir = plainGitFolder(root) ?? gitDir): Promise<GitRun> => {
     processes++;
-    return execGitToFile(root, [...HISTORY_LOG, rev]);
+    if (dir === undefined || packedObjects(commonDirOf(dir)) < parting.minObjects) {
+      return await execGitToFile(root, [...HISTORY_LOG, rev]);
+    }
+    const listed = await execGitToFile(root, [...LOG_SETTINGS, "--format=%H", rev]);
+    if (listed.code !== 0) return listed;
+    const commits = listed.stdout.split("\n");
+    if (commits.at(-1) === "") commits.pop();
+    if (commits.length === 0) return { ...listed, code: -1, stderr: "git listed no commit" };
+    const ranges = historyRanges(commits, parting.commitsPerPart, parting.maxParts);
+    processes += ranges.length;
+    const runs = await Promise.all(
+      ranges.map((range) => execGitToFile(root, [...HISTORY_LOG, ...range])),
+    );
+    const failed = runs.find((run) => run.code !== 0);
+    if (failed) return failed;
+    // Joined by a NUL, which the parser takes as the end of a record's last name.
+    return {
+      code: 0,
+      stdout: runs.map((run) => run.stdout).join("\0"),
+      stderr: runs.map((run) => run.stderr).join(""),
+    };
   };
   let refreshed = false;
   /** The whole log of HEAD, begun now, with the digests of what it is read under. */
