@@ -395,10 +395,17 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
     try {
       // A history with two branches merged twice, their commits' dates interleaved, so that
       // cuts land on either branch; some files touched on both (merged keeping main's text).
+      // Each commit adds a file of its own too: a commit no part read leaves one undated.
       let day = 10;
+      const files = ["docs/a.md", "docs/b.md", "notes.txt"];
       const commit = async (file: string, message: string) => {
         await appendFile(join(root, file), ` ${message}.`);
-        git(top, ["commit", "-qam", message], `2020-02-${day++}T10:00:00Z`);
+        const own = `own/${message.replace(" ", "-")}.txt`;
+        await mkdir(join(root, "own"), { recursive: true });
+        await writeFile(join(root, own), `${message}\n`);
+        files.push(own);
+        git(top, ["add", "-A"]);
+        git(top, ["commit", "-qm", message], `2020-02-${day++}T10:00:00Z`);
       };
       git(top, ["checkout", "-qb", "side"]);
       await commit("docs/a.md", "side one");
@@ -418,12 +425,17 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       await commit("docs/b.md", "main four");
       const commits = git(top, ["log", "--format=%H"]).trim().split("\n");
       assert.equal(commits.length, 11);
+      // A branch HEAD does not reach, dated later: no part reads it.
+      git(top, ["checkout", "-qb", "unmerged"]);
+      await commit("docs/a.md", "unmerged one");
+      files.pop();
+      git(top, ["checkout", "-q", "-"]);
 
       const one = createGitTracker(root);
       await one.refresh();
       assert.equal(one.processes, 3, "a small repository: one log");
-      const files = ["docs/a.md", "docs/b.md", "notes.txt"];
       const datesOf = (tracker: typeof one) => files.map((file) => tracker.dates(file));
+      assert.equal(datesOf(one).filter((dates) => dates === undefined).length, 0);
       assert.deepEqual(one.dates("docs/a.md"), {
         first: Date.parse("2020-01-02T10:00:00Z"),
         last: Date.parse("2020-02-16T10:00:00Z"),
@@ -471,6 +483,17 @@ describe("git changes are content changes (SPEC 4, 10)", () => {
       await large.refresh();
       assert.equal(large.processes, 2 + 1 + 2);
       assert.deepEqual(datesOf(large), datesOf(one));
+      // An amend drops the commit read: a later refresh reads the history whole again, in parts,
+      // its listing waited for as any process is (only a start's first refresh blocks on it).
+      git(top, ["commit", "-q", "--amend", "--no-edit"], "2020-03-01T10:00:00Z");
+      assert.equal((await large.refresh()).changed, "all");
+      // HEAD, the work tree's changes, the log since (which does not reach the commit read),
+      // the listing, the parts.
+      assert.equal(large.processes, 5 + 2 + 1 + 1 + 2);
+      const again = createGitTracker(root);
+      await again.refresh();
+      assert.deepEqual(datesOf(large), datesOf(again));
+      assert.equal(large.dates("docs/b.md")?.last, Date.parse("2020-03-01T10:00:00Z"));
       const small = createGitTracker(root, undefined, {
         minObjects: Number(inPack) + 1,
         commitsPerPart: 3,

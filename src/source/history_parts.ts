@@ -4,7 +4,7 @@
 // commits in folders of 20,000 files it took 28 s of CPU, longer than the
 // server's own reads (17 s), and a first start waited 44 s where one with
 // `git: false` took 22. Split at commits git names, the same history is
-// read by as many processes as there are cores to spare, each commit once.
+// read by as many processes as there are cores to spare.
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import os from "node:os";
 
@@ -70,9 +70,10 @@ export function packedObjects(commonDir: string): number {
       fd = openSync(`${commonDir}/objects/pack/${name}`, "r");
       const read = readSync(fd, header, 0, header.length, 0);
       const view = new DataView(header.buffer);
-      // Version 2 and later: "\xfftOc", the version, then 256 counts; the last is the total.
+      // Version 2: "\xfftOc", the version, then 256 counts; the last is the total. Another
+      // version's layout is not known here: counted as nothing.
       if (read === header.length && view.getUint32(0) === 0xff744f63) {
-        total += view.getUint32(8 + 255 * 4);
+        if (view.getUint32(4) === 2) total += view.getUint32(8 + 255 * 4);
       } else if (read >= 1024) {
         total += view.getUint32(255 * 4); // version 1: the fan-out table alone
       }
@@ -89,18 +90,21 @@ export function packedObjects(commonDir: string): number {
  * The revisions of each part of a history, given its commits as `git log`
  * lists them from its tip (`commits[0]`): `[tip, ^m1]`, `[m1, ^m2]`, …,
  * `[mk]`, where each `m` is the commit at a k-th of the list. Part i reads
- * the commits `m(i)` reaches that `m(i+1)` does not, so the parts together
- * read every commit the tip reaches, whatever its merges (a commit the
- * last part does not read, `m(k)` does not reach: an earlier part reads
- * it), and a commit twice at most where merges cross a cut (a file's
- * first and last dates are the same for it). One part, `[tip]`, below
- * two parts' worth of commits.
+ * the commits `m(i)` reaches that `m(i+1)` does not. So every part reads
+ * only commits the tip reaches, and together they read each of them,
+ * whatever its merges: of a commit the tip reaches, take the last `m(i)`
+ * that reaches it; `m(i+1)` does not, so part i reads it (the last part,
+ * where that is `m(k)`). Where merges cross a cut, or commit dates are
+ * skewed (git's walk of `x ^y` stops by date once only excluded commits
+ * are left), a commit may be read by more than one part: that costs time,
+ * not dates (a file's first and last dates are the least and greatest).
+ * One part, `[tip]`, below two parts' worth of commits.
  *
  * @example
  * ```ts
  * import { historyRanges } from "./history_parts.ts";
  * historyRanges(["e", "d", "c", "b", "a"], 2, 2); // [["e", "^c"], ["c"]]
- * historyRanges(["b", "a"], 1, 4); // [["b"]]
+ * historyRanges(["b", "a"], 2, 4); // [["b"]]
  * ```
  */
 export function historyRanges(
@@ -108,7 +112,8 @@ export function historyRanges(
   commitsPerPart: number,
   maxParts: number,
 ): string[][] {
-  const parts = Math.max(1, Math.min(maxParts, Math.floor(commits.length / commitsPerPart)));
+  const perPart = Math.max(1, commitsPerPart);
+  const parts = Math.max(1, Math.min(maxParts, Math.floor(commits.length / perPart)));
   const cuts = Array.from(
     { length: parts - 1 },
     (_, i) => commits[Math.floor(((i + 1) * commits.length) / parts)],
