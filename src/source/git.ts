@@ -127,7 +127,7 @@ export function execGit(root: string, args: readonly string[], timeout = 0): Pro
     execFile(
       "git",
       gitArgs(root, args),
-      { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8", env: gitEnv(), timeout },
+      execOptions(timeout),
       (error, stdout, stderr) => {
         const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
         resolve({ stdout: stdout ?? "", code, stderr: stderr ?? "" });
@@ -136,13 +136,25 @@ export function execGit(root: string, args: readonly string[], timeout = 0): Pro
   );
 }
 
-/** Runs git in `root` as {@link execGit} does, holding the thread until it ends. */
-function execGitSync(root: string, args: readonly string[]): GitRun {
-  const run = spawnSync("git", gitArgs(root, args), {
-    maxBuffer: 1024 * 1024 * 1024,
-    encoding: "utf8",
-    env: gitEnv(),
-  });
+/** How every git process of {@link execGit} and {@link execGitSync} runs: its environment, a limit. */
+function execOptions(timeout: number) {
+  return { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" as const, env: gitEnv(), timeout };
+}
+
+/**
+ * Runs git in `root` as {@link execGit} does, holding the thread until it
+ * ends: for a stopping server, and a start's first listing of commits,
+ * where nothing waits on the event loop meanwhile.
+ *
+ * @example
+ * ```ts
+ * import { execGitSync } from "./git.ts";
+ * const run = execGitSync("/site", ["rev-parse", "HEAD"], 30_000);
+ * if (run.code === 0) console.log(run.stdout.trim());
+ * ```
+ */
+export function execGitSync(root: string, args: readonly string[], timeout = 0): GitRun {
+  const run = spawnSync("git", gitArgs(root, args), execOptions(timeout));
   return {
     stdout: run.stdout ?? "",
     code: run.error ? -1 : run.status ?? -1,
@@ -656,7 +668,7 @@ export function createGitTracker(
     return {
       shallow: boundary === "shallow" ? "" : boundary,
       replaced: replacementsOf(dir),
-      run: wholeLog("HEAD"),
+      run: wholeLog("HEAD", dir),
     };
   };
 

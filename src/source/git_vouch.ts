@@ -19,6 +19,7 @@ import { statStamp } from "../adapters/file_system.ts";
 import {
   commonDirOf,
   execGit,
+  execGitSync,
   fileStamp,
   gitArgs,
   gitEnv,
@@ -58,14 +59,8 @@ export interface GitVouch {
 
 /** Runs git to its end: its output when it exited with one of `ok`, else `undefined`. */
 function gitSync(root: string, args: readonly string[], ok = [0]) {
-  const run = spawnSync("git", gitArgs(root, args), {
-    env: gitEnv(),
-    encoding: "utf8",
-    maxBuffer: 1024 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "ignore"],
-    timeout: GIT_TIMEOUT_MS,
-  });
-  return run.error || !ok.includes(run.status ?? -1) ? undefined : run.stdout;
+  const run = execGitSync(root, args, GIT_TIMEOUT_MS);
+  return ok.includes(run.code) ? run.stdout : undefined;
 }
 
 /**
