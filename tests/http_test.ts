@@ -760,6 +760,53 @@ describe("the adapters' handler (answers ready without a promise)", () => {
 });
 
 describe("cloneResponses (main.ts under Deno and Bun)", () => {
+  it("builds each answer's response once, whichever variant was asked for first: repeated requests clone it", async () => {
+    let made = 0;
+    class CountedResponse extends Response {
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        super(body, init);
+        made++;
+      }
+    }
+    await onSite(
+      async (s) => {
+        // The gzip variant first (routed: its response built), then variants the synchronous path
+        // answers: the identity bytes, their 304, and a page's Link in another spelling.
+        const first = await s.handle(
+          new Request(ORIGIN + "/api/content.json", { headers: { "accept-encoding": "gzip" } }),
+        );
+        assert.equal(first.headers.get("content-encoding"), "gzip");
+        await s.handle(new Request(ORIGIN + "/api/content.json?type=docs&limit=1"));
+        const etag = (await s.handle(new Request(ORIGIN + "/api/content.json"))).headers.get(
+          "etag",
+        )!;
+        const asks: [string, Record<string, string>, number][] = [
+          ["/api/content.json", {}, 200],
+          ["/api/content.json", { "accept-encoding": "gzip" }, 200],
+          ["/api/content.json", { "if-none-match": etag }, 304],
+          ["/api/content.json?type=docs&limit=1", { "accept-encoding": "gzip" }, 200],
+          ["/api/content.json?limit=1&type=docs", {}, 200],
+        ];
+        for (const [path, headers] of asks) {
+          await s.handle(new Request(ORIGIN + path, { headers })); // built here at the latest
+          const before = made;
+          for (let i = 0; i < 20; i++) {
+            const answer = s.handle(new Request(ORIGIN + path, { headers }));
+            assert.ok(answer instanceof Response, `${path} ${JSON.stringify(headers)}: ready`);
+            assert.equal(answer.status, 200 + (headers["if-none-match"] ? 104 : 0));
+            await answer.arrayBuffer();
+          }
+          assert.equal(made - before, 0, `${path} ${JSON.stringify(headers)}: a new Response each`);
+        }
+      },
+      { tuning: { cloneResponses: true, Response: CountedResponse } },
+      {
+        "docs/a.md": md({ title: "A" }, LONG.repeat(20)),
+        "docs/b.md": md({ title: "B" }, LONG.repeat(20)),
+      },
+    );
+  });
+
   it("answers every route and variant as a new Response per request would, again and again", async () => {
     const now = () => Date.parse(LAST_MODIFIED);
     await onSite(async (plain) => {

@@ -93,6 +93,13 @@ function variantOf(rep: Parts, coding: string, bytes: Uint8Array, etag: string):
 /** Built responses kept per variant: one per spelling of a page's `Link`, a few at most. */
 const BUILT_PER_VARIANT = 4;
 
+/** The key of a variant's built responses: the values of the request's own headers (one `Link` in practice). */
+function builtKey(extra: Record<string, string> | undefined): string {
+  let key = "";
+  if (extra) { for (const name in extra) key += `${name}: ${extra[name]}\n`; }
+  return key;
+}
+
 /**
  * The built responses of a variant for a request's own headers, made on
  * first use when `cloneResponses` asks for them and there is room.
@@ -105,8 +112,7 @@ function builtFor(
   make: boolean,
 ): { readonly ok: Response; readonly notModified: Response } | undefined {
   if (!settings.tuning?.cloneResponses) return undefined;
-  let key = ""; // the values of the request's own headers: one `Link` in practice
-  if (extra) { for (const name in extra) key += `${name}: ${extra[name]}\n`; }
+  const key = builtKey(extra);
   let built = variant.built.get(key);
   if (!built && make && variant.built.size < BUILT_PER_VARIANT) {
     const R = settings.tuning?.Response ?? Response;
@@ -261,7 +267,8 @@ export async function sendRepresentation(
 
 /**
  * {@link sendRepresentation} without waiting, when the variant the request
- * asks for is made already; otherwise `undefined`. The path of every repeated
+ * asks for is made already (and, where responses are cloned, its response
+ * to clone is built); otherwise `undefined`. The path of every repeated
  * request.
  *
  * @example
@@ -281,7 +288,18 @@ export function answerReady(
   extra?: Record<string, string>,
 ): Response | undefined {
   const variant = rep.ready.get(codingFor(request, rep.bytes.length));
-  return variant && answer(request, rep, variant, settings, extra, false);
+  if (!variant) return undefined;
+  const built = builtFor(rep as Parts & Representation, variant, settings, extra, false);
+  // Where responses are cloned and none is built for these headers yet, with room for one, the
+  // asynchronous path builds it (and counts its bytes). Answered here instead, an encoding or a
+  // `Link` spelling first asked for after another was built was a new `Response` for every
+  // request: under Deno a copy of its bytes and a check of every header (a filtered page at 0.4
+  // of a bare server's rate, where a clone answers at 0.5-0.7).
+  if (
+    !built && request.method !== "HEAD" && settings.tuning?.cloneResponses &&
+    variant.built.size < BUILT_PER_VARIANT
+  ) return undefined;
+  return respond(request, rep, variant, built, settings, extra);
 }
 
 /**
@@ -298,8 +316,20 @@ function answer(
   extra: Record<string, string> | undefined,
   build: boolean,
 ): Response {
-  const R = settings.tuning?.Response ?? Response;
   const built = builtFor(rep as Parts & Representation, variant, settings, extra, build);
+  return respond(request, rep, variant, built, settings, extra);
+}
+
+/** The answer of `variant` to `request`: a clone of `built`, else a new `Response`. */
+function respond(
+  request: Request,
+  rep: Representation,
+  variant: Variant,
+  built: { readonly ok: Response; readonly notModified: Response } | undefined,
+  settings: HttpSettings,
+  extra: Record<string, string> | undefined,
+): Response {
+  const R = settings.tuning?.Response ?? Response;
   if (isNotModified(request, rep)) {
     return built?.notModified.clone() ?? new R(null, { status: 304, headers: variant.notModified });
   }
