@@ -45,6 +45,50 @@ describe("the response cache (bounded by bytes)", () => {
     assert.equal(cache.bytes, 70);
   });
 
+  it("evicts as a list in use order would, through random uses, sets, resizes and drops", () => {
+    // The model: entries oldest first, moved to the end on every use.
+    let model: { key: string; value: string; bytes: number }[] = [];
+    const evict = () => {
+      let held = model.reduce((sum, entry) => sum + entry.bytes, 0);
+      while (held > 100 && model.length > 1) held -= model.shift()!.bytes;
+    };
+    const cache = createResponseCache<string>(100);
+    let seed = 7;
+    const next = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    for (let step = 0; step < 5000; step++) {
+      const key = `k${next(6)}`;
+      const at = model.findIndex((entry) => entry.key === key);
+      const op = next(20);
+      if (op < 10) {
+        const found = at === -1 ? undefined : model.splice(at, 1)[0];
+        if (found) model.push(found);
+        assert.equal(cache.get(key), found?.value, `step ${step}: get ${key}`);
+      } else if (op < 16) {
+        const entry = { key, value: `v${step}`, bytes: 5 + next(50) };
+        if (at !== -1) model.splice(at, 1);
+        model.push(entry);
+        evict();
+        cache.set(key, entry.value, entry.bytes);
+      } else if (op < 18) {
+        const bytes = 5 + next(60);
+        if (at !== -1) {
+          model[at].bytes = bytes;
+          cache.resize(key, model[at].value, bytes);
+          evict();
+        }
+        cache.resize(key, "another value", 1000); // not the entry it holds: nothing changes
+      } else if (op < 19) {
+        model = model.filter((entry) => entry.key !== key);
+        cache.retain((other) => other !== key);
+      } else if (next(10) === 0) {
+        model = [];
+        cache.clear();
+      }
+      assert.equal(cache.size, model.length, `step ${step}: size`);
+      assert.equal(cache.bytes, model.reduce((sum, entry) => sum + entry.bytes, 0));
+    }
+  });
+
   it("keeps an entry larger than the whole budget only while it is the newest", () => {
     const cache = createResponseCache<string>(100);
     cache.set("small", "s", 10);
