@@ -909,6 +909,34 @@ describe("the kept feed's large answer is handed over a slice at a time (SPEC 17
     assert.equal(told.at(-1)!.sent, true, "taken once the last slice was read");
   });
 
+  it("answers at once, building no response to clone: none would hold a copy of the feed while it loads", async () => {
+    let copies = 0;
+    class CountedResponse extends Response {
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        super(body, init);
+        if (body instanceof Uint8Array) copies++;
+      }
+    }
+    const cloned = {
+      ...settings,
+      tuning: { ...settings.tuning, cloneResponses: true, Response: CountedResponse },
+    };
+    const handle = createEarlyFeedHandler(image, cloned, "", starting, () => {}, 1024);
+    for (const coding of ["identity", "gzip", "identity", "gzip"]) {
+      const answer = handle(new Request(url, { headers: { "accept-encoding": coding } }));
+      assert.ok(answer instanceof Response, `${coding}: answered without waiting`);
+      assert.deepEqual(
+        new Uint8Array(await answer.arrayBuffer()),
+        coding === "gzip" ? gzip : bytes,
+      );
+    }
+    const notModified = handle(new Request(url, { headers: { "if-none-match": '"gzip-etag"' } }));
+    assert.ok(notModified instanceof Response);
+    assert.equal(notModified.status, 304);
+    // A new Response of the bytes per answer, each let go with it: none built and kept.
+    assert.equal(copies, 4);
+  });
+
   it("on the wire: the same status line, headers and bytes as one write, in this runtime's server", async () => {
     // This runtime's own tuning: where it would send a stream chunked, the body goes whole.
     const own = { ...settings, tuning: tuningFor(currentRuntime()) };

@@ -96,7 +96,9 @@ export function createEarlyFeedHandler(
       // The same headers (their Content-Length among them), the same bytes.
       return new R(slices(bytes, slice, sent), { status: 200, headers: response.headers });
     };
-    const answer = answerReady(request, rep, settings) ??
+    // Nothing built to clone: a built response would hold a copy of the kept feed for the whole
+    // load, where the answer is its own bytes in slices.
+    const answer = answerReady(request, rep, settings, undefined, false) ??
       sendRepresentation(request, rep, settings);
     return answer instanceof Response ? inSlices(answer) : answer.then(inSlices);
   };

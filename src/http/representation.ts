@@ -268,8 +268,13 @@ export async function sendRepresentation(
 /**
  * {@link sendRepresentation} without waiting, when the variant the request
  * asks for is made already (and, where responses are cloned, its response
- * to clone is built); otherwise `undefined`. The path of every repeated
- * request.
+ * to clone is built, unless `buildFirst` is `false`); otherwise `undefined`.
+ * The path of every repeated request.
+ *
+ * @param buildFirst leave a request whose response to clone could be built
+ *   to {@link sendRepresentation}, which builds it (default); `false` answers
+ *   at once with a new `Response` instead (a kept full feed served in slices
+ *   while the first index loads, which would hold a copy it never sends)
  *
  * @example
  * ```ts
@@ -286,10 +291,12 @@ export function answerReady(
   rep: Representation,
   settings: HttpSettings,
   extra?: Record<string, string>,
+  buildFirst = true,
 ): Response | undefined {
   const variant = rep.ready.get(codingFor(request, rep.bytes.length));
   if (!variant) return undefined;
   const built = builtFor(rep as Parts & Representation, variant, settings, extra, false);
+  if (!buildFirst) return respond(request, rep, variant, built, settings, extra);
   // Where responses are cloned and none is built for these headers yet, with room for one, the
   // asynchronous path builds it (and counts its bytes). Answered here instead, an encoding or a
   // `Link` spelling first asked for after another was built was a new `Response` for every
