@@ -95,10 +95,21 @@ const BUILT_PER_VARIANT = 4;
 
 /** The key of a variant's built responses: the values of the request's own headers (one `Link` in practice). */
 function builtKey(extra: Record<string, string> | undefined): string {
-  let key = "";
-  if (extra) { for (const name in extra) key += `${name}: ${extra[name]}\n`; }
+  if (!extra) return "";
+  let key = builtKeys.get(extra);
+  if (key === undefined) {
+    key = "";
+    for (const name in extra) key += `${name}: ${extra[name]}\n`;
+    builtKeys.set(extra, key);
+  }
   return key;
 }
+
+/**
+ * {@link builtKey} by headers object: a page's `Link` is one object per answer and
+ * spelling (kept with its URL), so a repeated request neither joins nor hashes a new string.
+ */
+const builtKeys = new WeakMap<Record<string, string>, string>();
 
 /**
  * The built responses of a variant for a request's own headers, made on
