@@ -111,6 +111,7 @@ describe("the packed npm package", { skip: SKIP, timeout: 300_000 }, () => {
       undefined,
       "no Node binary for the user to download",
     );
+    assert.equal(manifest.allowScripts, undefined, "the contributors' approvals stay in the clone");
     // The runtime dependencies are exactly what the code imports.
     const imported = new Set<string>();
     const walk = async (folder: string) => {
