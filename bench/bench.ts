@@ -484,6 +484,16 @@ for (const size of sizes) {
       );
     }
     const gzipFirst = await fixedFor(gzipFirstUrl);
+    /** The servers of these rows, stopped together. */
+    const servers = [
+      server,
+      feed.fixed,
+      feed.bare!,
+      page.fixed,
+      page.bare!,
+      gzipFirst.fixed,
+      gzipFirst.bare!,
+    ];
 
     // Tens of megabytes a response: a few connections, or the load generator is the bottleneck.
     const big = feed.bytes.length > 8e6 ? 2 : 16;
@@ -532,10 +542,7 @@ for (const size of sizes) {
       await compare(server, feedUrl, feed.bare!, { "if-none-match": feed.etag }),
     );
     if (serveOnly) {
-      await Promise.all(
-        [server, feed.fixed, feed.bare!, page.fixed, page.bare!, gzipFirst.fixed, gzipFirst.bare!]
-          .map((server) => stop(server)),
-      );
+      await Promise.all(servers.map((server) => stop(server)));
       continue;
     }
 
@@ -689,10 +696,7 @@ for (const size of sizes) {
     );
     await stop(fresh);
 
-    await Promise.all(
-      [server, feed.fixed, feed.bare!, page.fixed, page.bare!, gzipFirst.fixed, gzipFirst.bare!]
-        .map((server) => stop(server)),
-    );
+    await Promise.all(servers.map((server) => stop(server)));
 
     // 6. Re-index after one file changes, against the cold build (in one process).
     const touched = join(site, paths.find((p) => p.startsWith("docs/"))!);

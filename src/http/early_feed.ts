@@ -101,8 +101,8 @@ export function createEarlyFeedHandler(
       // The same headers (their Content-Length among them), the same bytes.
       return new R(slices(bytes, slice, sent), { status: 200, headers: response.headers });
     };
-    // Nothing built to clone: a built response would hold a copy of the kept feed for the whole
-    // load, where the answer is its own bytes in slices.
+    // Nothing built to clone: no cache counts this representation, and a built response would
+    // hold a copy of the kept feed for the whole load.
     const answer = answerReady(asked, rep, settings, undefined, false) ??
       sendRepresentation(asked, rep, settings);
     return answer instanceof Response ? inSlices(answer) : answer.then(inSlices);

@@ -125,7 +125,7 @@ function builtFor(
   if (!settings.tuning?.cloneResponses) return undefined;
   const key = builtKey(extra);
   let built = variant.built.get(key);
-  if (!built && make && variant.built.size < BUILT_PER_VARIANT) {
+  if (!built && make && hasRoom(variant, settings)) {
     const R = settings.tuning?.Response ?? Response;
     built = {
       ok: new R(variant.bytes as Uint8Array<ArrayBuffer>, {
@@ -137,6 +137,11 @@ function builtFor(
     rep.size += variant.bytes.length; // a built response holds a copy (Deno copies what it is given)
   }
   return built;
+}
+
+/** Whether another response may be built for `variant`: responses are cloned, and it holds fewer than the most. */
+function hasRoom(variant: Variant, settings: HttpSettings): boolean {
+  return settings.tuning?.cloneResponses === true && variant.built.size < BUILT_PER_VARIANT;
 }
 
 // The 304's fields: the validators and caching fields RFC 9110 15.4.5 asks
@@ -284,8 +289,9 @@ export async function sendRepresentation(
  *
  * @param buildFirst leave a request whose response to clone could be built
  *   to {@link sendRepresentation}, which builds it (default); `false` answers
- *   at once with a new `Response` instead (a kept full feed served in slices
- *   while the first index loads, which would hold a copy it never sends)
+ *   at once with a new `Response` instead (the kept full feed served while the
+ *   first index loads, whose representation no cache counts: a built response
+ *   would hold a copy of it, uncounted, for the whole load)
  *
  * @example
  * ```ts
@@ -313,10 +319,7 @@ export function answerReady(
   // `Link` spelling first asked for after another was built was a new `Response` for every
   // request: under Deno a copy of its bytes and a check of every header (a filtered page at 0.4
   // of a bare server's rate, where a clone answers at 0.5-0.7).
-  if (
-    !built && request.method !== "HEAD" && settings.tuning?.cloneResponses &&
-    variant.built.size < BUILT_PER_VARIANT
-  ) return undefined;
+  if (!built && request.method !== "HEAD" && hasRoom(variant, settings)) return undefined;
   return respond(request, rep, variant, built, settings, extra);
 }
 
