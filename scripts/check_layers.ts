@@ -14,9 +14,10 @@ const LAYERS: readonly [string, RegExp][] = [
   // config/load.ts reads the config file and the content root through
   // source/fs.ts: it sits above source, the rest of config/ below it.
   ["config", /^src\/config\/(?!load\.ts$)/],
-  // The runtime's own file-system calls, where they are faster than node:fs's (Deno):
-  // runtime-specific like the other adapters, but below the source layer that lists files.
-  ["file system adapter", /^src\/adapters\/file_system\.ts$/],
+  // The runtime's own file-system and process calls, where they are faster than node:fs's and
+  // node:child_process's (Deno): runtime-specific like the other adapters, but below the source
+  // layer that lists files and runs git.
+  ["system adapters", /^src\/adapters\/(file_system|run_process)\.ts$/],
   ["source", /^src\/source\//],
   ["config loading", /^src\/config\/load\.ts$/],
   ["text", /^src\/text\//],

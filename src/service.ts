@@ -2,10 +2,10 @@ import { resolveBaseUrl } from "./config/base_url.ts";
 import { loadConfigFile, loadConfigObject } from "./config/load.ts";
 import type { ContentConfig } from "./config/types.ts";
 import { createNameInterner } from "./fields/name_interner.ts";
-import { createHandler, type Handler } from "./http/handler.ts";
+import type { Handler } from "./http/handler.ts";
 import { createStartingHandler } from "./http/starting.ts";
 import type { Tuning } from "./http/settings.ts";
-import { type Index, withBuiltAt } from "./index/build.ts";
+import type { Index } from "./index/build.ts";
 import {
   type EarlyCheck,
   earlyKey,
@@ -27,23 +27,15 @@ import { fileChecksum } from "./source/file_hash.ts";
 import type { JournalState } from "./sync/state.ts";
 import { dropFeedImage, keepFeedImage, readFeedImageSoon } from "./sync/feed_image_file.ts";
 import type { Item } from "./index/item.ts";
-import { keepLive, type Reloaded } from "./live.ts";
+import type { Reloaded } from "./live.ts";
 import { createWarningLog } from "./log.ts";
 import { nextTurn } from "./util/next_turn.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { journalFromSnapshot } from "./sync/journal_document.ts";
 import { createJournal, type Journal } from "./sync/journal.ts";
 import { formatCursor } from "./sync/cursor.ts";
-import {
-  contentPipeline,
-  createPipeline,
-  currentRestartKey,
-  fixedSource,
-  gitVouchContent,
-  isColdLoad,
-  type Pipeline,
-  type PipelineBuild,
-} from "./pipeline/pipeline.ts";
+import type { Pipeline, PipelineBuild } from "./pipeline/pipeline.ts";
+import { gitVouchContent } from "./pipeline/restart_key.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
 import { stillVouched } from "./source/git_vouch.ts";
 import { type LoadWork, NO_WORK } from "./source/load_work.ts";
@@ -280,6 +272,7 @@ export async function startService(
   if (options.snapshot !== undefined) {
     // Loaded when a snapshot is served: a server of files never needs it.
     const { readSnapshotFile, snapshotFiles, snapshotSettings } = await import("./snapshot.ts");
+    const { createPipeline, fixedSource } = await import("./pipeline/pipeline.ts");
     const snapshot = typeof options.snapshot === "string"
       ? await readSnapshotFile(options.snapshot)
       : options.snapshot;
@@ -335,8 +328,8 @@ export async function startService(
       const servesEarly = early !== undefined;
       // The server keeps each file's fields, not its text: a body is read
       // again when a request needs it.
-      const make = () =>
-        contentPipeline(read, {
+      const make = async () =>
+        (await import("./pipeline/pipeline.ts")).contentPipeline(read, {
           keepBody: false,
           shareNames: createNameInterner(),
           now,
@@ -444,16 +437,20 @@ async function checkEarly(
 ): Promise<{ counts?: EarlyCheck["counts"]; listed?: PluginsListing; byGit?: boolean }> {
   const check = image.early;
   if (!check || base === undefined || base !== image.base) return {};
-  const version = codeVersion();
   const cursor = formatCursor(journal.cursor.id, journal.cursor.head);
   // What git vouched for as the last server stopped: a stat per folder and per file it did not
-  // vouch for, and one `git status`, where the full check stats every file.
+  // vouch for, and one `git status`, where the full check stats every file. Its `git status`
+  // starts first: it runs on the other core while this one stats and hashes the code's version.
   if (check.git && site.config.git) {
-    const key = earlyKey({ version, base, cursor, content: gitVouchContent(site, false) });
-    if (key === check.git.key && await stillVouched(site.config.root, check.git.vouch)) {
-      return { counts: check.counts, byGit: true };
-    }
+    const vouched = stillVouched(site.config.root, check.git.vouch);
+    const content = gitVouchContent(site, false);
+    if (earlyKey({ version: codeVersion(), base, cursor, content }) === check.git.key) {
+      if (await vouched) return { counts: check.counts, byGit: true };
+    } else vouched.catch(() => {}); // other code or configuration: git's answer is not asked for
   }
+  const version = codeVersion();
+  // The listing and a stat of every file: the pipeline's modules, which a start loads anyway.
+  const { currentRestartKey } = await import("./pipeline/pipeline.ts");
   const { key: content, listed } = await currentRestartKey(site, false);
   if (content === undefined) return { listed };
   const key = earlyKey({ version, base, cursor, content });
@@ -574,6 +571,14 @@ async function serveFirstIndex(
   opened: Opened,
 ): Promise<Service> {
   const { config, pipeline, journal, baseUrl, logger, now, logWarning } = opened;
+  // The routes and the watcher load here, not with the service: a restart that serves its kept
+  // feed answers before them (the index's modules came with the pipeline's).
+  const [{ createHandler }, { keepLive }, { withBuiltAt }, { isColdLoad }] = await Promise.all([
+    import("./http/handler.ts"),
+    import("./live.ts"),
+    import("./index/build.ts"),
+    import("./pipeline/pipeline.ts"),
+  ]);
   /**
    * Builds under way: while one is, the pipeline may have loaded content the
    * served index was not built from, so a stop keeps no early check.

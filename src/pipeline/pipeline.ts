@@ -16,8 +16,7 @@ import {
   createContentFilesLoader,
   currentFilesKey,
 } from "./content_files.ts";
-import { stableJson } from "./derivation_cache.ts";
-import { sha256HexSync } from "../util/sha256.ts";
+import { siteKey, vouchedContent } from "./restart_key.ts";
 import { type Exclusions, exclusionsOf } from "./exclusions.ts";
 import { type ResolvedSite, resolveSite } from "./site.ts";
 import type { Warning } from "../source/parsed_file.ts";
@@ -89,7 +88,7 @@ export interface Pipeline {
   /**
    * What git vouches for in the last build's content (`source/git_vouch.ts`),
    * with what else a restart must find the same (`content`: the site's
-   * configuration as resolved, {@link gitVouchContent}): a restart's check
+   * configuration as resolved, `gitVouchContent` in `restart_key.ts`): a restart's check
    * then stats only the folders and the files git does not vouch for.
    * Absent or `undefined` where git vouches for nothing. Runs git to its
    * end: for a stopping server.
@@ -144,14 +143,14 @@ export async function contentPipeline(
     options.now ?? Date.now,
     { collectAfterLoad: options.collectAfterLoad, blockingFirstBuild: options.blockingFirstLoad },
   );
-  const siteKey = siteKeyOf(site, options.keepBody);
+  const keyOfSite = siteKey(site, options.keepBody);
   return {
     ...pipeline,
-    restartKey: () => joinKeys(siteKey, source.restartKey()),
+    restartKey: () => joinKeys(keyOfSite, source.restartKey()),
     settleRacy: () => source.settleRacy(),
     gitVouch: () => {
       const vouch = source.gitVouch();
-      return vouch && { content: joinKeys(siteKey, GIT_VOUCHED)!, vouch };
+      return vouch && { content: vouchedContent(keyOfSite), vouch };
     },
   };
 }
@@ -177,33 +176,7 @@ export async function currentRestartKey(
   keepBody: boolean,
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const { key: files, listed } = await currentFilesKey(site.config);
-  return { key: joinKeys(siteKeyOf(site, keepBody), files), listed };
-}
-
-/** What a vouched restart's content key says besides the site's key. */
-const GIT_VOUCHED = "files vouched for by git";
-
-/**
- * What {@link Pipeline.gitVouch}'s `content` of a server's pipeline on
- * `site` would be: the site's configuration as resolved, hashed.
- *
- * @example
- * ```ts
- * import { gitVouchContent } from "./pipeline.ts";
- * import { resolveSite } from "./site.ts";
- * import { loadConfigFile } from "../config/load.ts";
- * const content = gitVouchContent(await resolveSite(await loadConfigFile("content/services.yaml")), false);
- * ```
- */
-export function gitVouchContent(site: ResolvedSite, keepBody: boolean): string {
-  return joinKeys(siteKeyOf(site, keepBody), GIT_VOUCHED)!;
-}
-
-/** The site's configuration as resolved (generator, variants, pages' rules, warnings), hashed. */
-function siteKeyOf(site: ResolvedSite, keepBody: boolean): string {
-  return sha256HexSync(
-    stableJson({ config: site.config, pages: site.pages, warnings: site.warnings, keepBody }),
-  );
+  return { key: joinKeys(siteKey(site, keepBody), files), listed };
 }
 
 /** A source whose every load says the site's own warnings (a data config file that does not parse). */

@@ -2,7 +2,8 @@
 // git's history once, then kept up with the commits since: never one
 // process per file, and never the whole history again for a commit that
 // descends from the one read.
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
+import { runProcess } from "../adapters/run_process.ts";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,20 +124,10 @@ export function gitEnv(): Record<string, string | undefined> {
  * ```
  */
 export function execGit(root: string, args: readonly string[], timeout = 0): Promise<GitRun> {
-  return new Promise((resolve) =>
-    execFile(
-      "git",
-      gitArgs(root, args),
-      execOptions(timeout),
-      (error, stdout, stderr) => {
-        const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
-        resolve({ stdout: stdout ?? "", code, stderr: stderr ?? "" });
-      },
-    )
-  );
+  return runProcess("git", gitArgs(root, args), { env: gitEnv(), timeout });
 }
 
-/** How every git process of {@link execGit} and {@link execGitSync} runs: its environment, a limit. */
+/** How every git process of {@link execGitSync} runs: its environment, a limit. */
 function execOptions(timeout: number) {
   return { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" as const, env: gitEnv(), timeout };
 }
