@@ -2,7 +2,8 @@
 // state folder's derivation cache is keyed by beside each file's checksum,
 // so a cache made by other code is never served from.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { readFolderSync, statStamp } from "../adapters/file_system.ts";
 import { fileURLToPath } from "node:url";
 
 /** The package's version: the code's version where its files cannot be read (a remote module). */
@@ -19,7 +20,9 @@ let computed: string | undefined;
  * keep the times npm gives them, and its version says the rest);
  * `content-feed@<version>` where the modules are not files (imported from a
  * registry's URL, whose versions do not change). Stats, not reads: computed
- * once per process, in a few milliseconds.
+ * once per process, in a few milliseconds (the runtime's own stat and
+ * folder reads, `adapters/file_system.ts`: under Deno a restart makes it
+ * while git checks the files).
  *
  * @example
  * ```ts
@@ -38,14 +41,14 @@ function compute(): string {
     const src = fileURLToPath(new URL("..", here));
     const hash = createHash("sha256");
     const walk = (folder: string) => {
-      const entries = readdirSync(folder, { withFileTypes: true })
+      const entries = readFolderSync(folder)
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const entry of entries) {
         const path = `${folder}/${entry.name}`;
         if (entry.isDirectory()) walk(path);
         else if (/\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
-          const info = statSync(path);
-          hash.update(`${path.slice(src.length)}\0${info.size}\0${Math.floor(info.mtimeMs)}\0`);
+          const info = statStamp(path);
+          hash.update(`${path.slice(src.length)}\0${info.size}\0${Math.floor(info.mtime)}\0`);
         }
       }
     };
