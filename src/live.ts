@@ -39,8 +39,16 @@ export interface LiveOptions {
   readonly foldersChanged: () => boolean;
   /** Where a watcher failure is reported (the service then polls). */
   readonly warn: (message: string) => void;
-  /** What the load before this loop found (a FIFO in the content makes it poll from the start). */
-  readonly initial: Reloaded;
+  /**
+   * What the load before this loop found (a FIFO in the content makes it
+   * poll from the start), or its promise where the loop begins before that
+   * load lists anything: it watches from the start then, its reloads wait
+   * for the load (the service's do), and it polls from the load's end if the
+   * load found a FIFO or a device. A file changed after a load stat'ed it
+   * and before a watch that began after the load would be seen only by the
+   * periodic relisting.
+   */
+  readonly initial: Reloaded | Promise<Reloaded>;
   /**
    * Folders whose changes are never content (absolute): the service's own
    * state folder, which it writes after each change (watched, it would make
@@ -181,7 +189,12 @@ export function keepLive(options: LiveOptions): () => void {
     startPolling();
   };
 
-  if (options.initial.irregular && options.mode !== "poll") adapt(options.initial);
+  const initial = options.initial;
+  if (initial instanceof Promise) {
+    if (options.mode === "poll") startPolling();
+    else startWatching();
+    initial.then((found) => !closed && adapt(found), () => {});
+  } else if (initial.irregular && options.mode !== "poll") adapt(initial);
   else if (options.mode === "poll") startPolling();
   else startWatching();
   const sweep = unref(setInterval(() => {

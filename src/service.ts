@@ -642,6 +642,41 @@ async function serveFirstIndex(
     }, delay);
     (flushTimer as { unref?: () => void }).unref?.();
   };
+  /** What the first load found, once its index is served: the watcher's reloads wait for it. */
+  let firstServed!: (found: Reloaded) => void;
+  let firstFailed!: (error: unknown) => void;
+  const first = new Promise<Reloaded>((resolve, reject) => {
+    firstServed = resolve;
+    firstFailed = reject;
+  });
+  let firstDone = false;
+  first.then(() => firstDone = true, () => {});
+  // Watching begins before the first load lists anything (SPEC 10): a file changed after the load
+  // stat'ed it and before a watch begun after the load would be seen only by the relisting, a
+  // minute later. What it sees meanwhile is reloaded once the first index is served.
+  const stopLive = options.watch && config
+    ? keepLive({
+      root: config.root,
+      mode: options.watch,
+      pollInterval: options.pollInterval ?? 1000,
+      relistInterval: options.relistInterval ?? 60_000,
+      git: config.git,
+      reload: (paths) =>
+        first.then(
+          () =>
+            reload(paths).then(() => reloaded, (error) => {
+              logger.error(`content reload failed; still serving the previous index: ${error}`);
+              return reloaded;
+            }),
+          () => reloaded,
+        ),
+      // The last listing's folders: none until the first load's is served.
+      foldersChanged: () => firstDone && pipeline.foldersChanged(),
+      warn: (message) => logger.warn(message),
+      initial: first,
+      ignored: [config.state],
+    })
+    : undefined;
   /** The full feed the last server kept when it stopped, when this start serves the same one. */
   let keptFeed: KeptFeed | undefined;
   /** The full feed the last server kept, when this start's differs: its items' bytes. */
@@ -705,10 +740,12 @@ async function serveFirstIndex(
     }
   } catch (error) {
     // A start that fails lets the journal go: the next start (in this process too) can hold it.
+    stopLive?.();
+    firstFailed(error);
     journal.close();
     throw error;
   }
-  // Served while it loads: the handler and the watcher are made after a turn of their own.
+  // Served while it loads: the handler is made after a turn of its own.
   if (servedMeanwhile) await nextTurn();
   let pending: Promise<Index> | undefined;
   const root = config?.root;
@@ -781,25 +818,8 @@ async function serveFirstIndex(
     next.done = pending = (pending ?? Promise.resolve(index)).then(run, run);
     return next.done;
   }
-  if (servedMeanwhile) await nextTurn();
-  const stopLive = options.watch && config
-    ? keepLive({
-      root: config.root,
-      mode: options.watch,
-      pollInterval: options.pollInterval ?? 1000,
-      relistInterval: options.relistInterval ?? 60_000,
-      git: config.git,
-      reload: (paths) =>
-        reload(paths).then(() => reloaded, (error) => {
-          logger.error(`content reload failed; still serving the previous index: ${error}`);
-          return reloaded;
-        }),
-      foldersChanged: () => pipeline.foldersChanged(),
-      warn: (message) => logger.warn(message),
-      initial: reloaded,
-      ignored: [config.state],
-    })
-    : undefined;
+  // What the watcher saw while the first index was built is reloaded from now on.
+  firstServed(reloaded);
 
   const api: ContentApi = {
     fetch: (request) => Promise.resolve(handle(request)),

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { appendFile, chmod, mkdir, mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { watchGitHead } from "../src/source/git_head.ts";
 import { createGitTracker, execGit, execGitToFile } from "../src/source/git.ts";
 import { historyRanges, packedObjects } from "../src/source/history_parts.ts";
 import {
+  ALL_PLUGINS,
   configFor,
   git,
   HAS_GIT,
@@ -88,6 +89,47 @@ for (const mode of [true, "poll"] as const) {
     });
   });
 }
+
+describe("a change while the first index is built", () => {
+  it("is served within 2 s of the first index: the watch begins before the load lists", async () => {
+    const root = await writeSite({
+      "services.yaml": ALL_PLUGINS,
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+    });
+    // Written an hour ago: a file read within 2 s of a change is read again later whatever happens.
+    const then = Date.now() / 1000 - 3600;
+    for (const file of ["docs/a.md", "docs/b.md"]) await utimes(join(root, file), then, then);
+    let edited = false;
+    // The clock is read as the index is built, after the files were read: the edit comes then,
+    // in place (the same file, its folder's time unchanged), and no relisting comes for an hour.
+    const s = await serviceOn(root, {
+      watch: true,
+      relistInterval: 3_600_000,
+      now: () => {
+        if (!edited) {
+          edited = true;
+          writeFileSync(join(root, "docs/a.md"), md({ title: "A, edited while it loaded" }, LONG));
+        }
+        return Date.UTC(2026, 10, 21, 9, 15, 2);
+      },
+    });
+    try {
+      assert.ok(edited);
+      // The feed, which reads no file (an item's own route reads its file, and would find it
+      // changed by itself).
+      await eventually("an edit made while the first index was built", async () => {
+        const { body } = await s.json("/api/content.json");
+        return body.data.some((item: { title: string }) =>
+          item.title === "A, edited while it loaded"
+        );
+      });
+    } finally {
+      await s.close();
+      await removeSite(root);
+    }
+  });
+});
 
 describe("reloading", () => {
   it("re-reads only the changed file and keeps the index when nothing changed", async () => {
