@@ -196,6 +196,40 @@ async function restart(root: string, options: { baseUrl?: string } = {}) {
 }
 
 describe("a restart with nothing changed serves the kept full feed before its index is built (SPEC 17)", () => {
+  it("a file edited in place after the check listed it, before the watch began: served within 2 s (SPEC 10)", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      await run(root);
+      const starting = await startService({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+        early: true,
+        watch: true,
+        // No relisting for an hour: only the load or the watch can find the edit.
+        relistInterval: 3_600_000,
+      });
+      assert.ok(starting.early, "the check found the content as it was");
+      // The check listed and stat'ed every file; the load waits for a first answer (or a moment),
+      // and the watch begins with it. The edit comes in between, in place: the folder's time stays.
+      const path = join(root, "docs/s0/doc-0.md");
+      await writeFile(path, md({ title: "Doc 0, edited as the server started" }, LONG));
+      const { api } = await starting.ready;
+      try {
+        const deadline = Date.now() + 2000;
+        const titles = async () => {
+          const feed = await (await api.fetch(new Request(FEED))).json();
+          return feed.data.map((item: { title: string }) => item.title);
+        };
+        while (!(await titles()).includes("Doc 0, edited as the server started")) {
+          assert.ok(Date.now() < deadline, "the edit was not served within 2 s");
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      } finally {
+        api.close();
+      }
+    });
+  });
+
   it("byte for byte what its index then serves, with the same ETags; every other route waits", async () => {
     await onSite(async (root) => {
       await settle(root);

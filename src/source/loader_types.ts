@@ -188,7 +188,8 @@ export interface LoaderOptions<T> {
   /**
    * A listing of every plugin folder with a stat of each file, made just
    * before (by `listedStampsKey`, for a restart's check): the first load
-   * takes it instead of listing again.
+   * takes it instead of listing again, its files stat'ed again (a file
+   * edited in place between that listing and the watch's beginning is read).
    */
   readonly listed?: PluginsListing;
   /**
