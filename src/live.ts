@@ -190,13 +190,11 @@ export function keepLive(options: LiveOptions): () => void {
   };
 
   const initial = options.initial;
-  if (initial instanceof Promise) {
-    if (options.mode === "poll") startPolling();
-    else startWatching();
-    initial.then((found) => !closed && adapt(found), () => {});
-  } else if (initial.irregular && options.mode !== "poll") adapt(initial);
+  const known = initial instanceof Promise ? undefined : initial;
+  if (known?.irregular && options.mode !== "poll") adapt(known);
   else if (options.mode === "poll") startPolling();
   else startWatching();
+  if (initial instanceof Promise) initial.then((found) => !closed && adapt(found), () => {});
   const sweep = unref(setInterval(() => {
     if (stopWatching && options.foldersChanged()) relist();
   }, SWEEP_MS));

@@ -35,7 +35,7 @@ import { journalFromSnapshot } from "./sync/journal_document.ts";
 import { createJournal, type Journal } from "./sync/journal.ts";
 import { formatCursor } from "./sync/cursor.ts";
 import type { Pipeline, PipelineBuild } from "./pipeline/pipeline.ts";
-import { gitVouchContent } from "./pipeline/restart_key.ts";
+import { siteKey, vouchedContent } from "./pipeline/restart_key.ts";
 import { readBody, readCheckedBytes } from "./source/read_file.ts";
 import { stillVouched } from "./source/git_vouch.ts";
 import { type LoadWork, NO_WORK } from "./source/load_work.ts";
@@ -441,9 +441,10 @@ async function checkEarly(
   // What git vouched for as the last server stopped: a stat per folder and per file it did not
   // vouch for, and one `git status`, where the full check stats every file. Its `git status`
   // starts first: it runs on the other core while this one stats and hashes the code's version.
+  const keyOfSite = siteKey(site, false);
   if (check.git && site.config.git) {
     const vouched = stillVouched(site.config.root, check.git.vouch);
-    const content = gitVouchContent(site, false);
+    const content = vouchedContent(keyOfSite);
     if (earlyKey({ version: codeVersion(), base, cursor, content }) === check.git.key) {
       if (await vouched) return { counts: check.counts, byGit: true };
     } else vouched.catch(() => {}); // other code or configuration: git's answer is not asked for
@@ -451,7 +452,7 @@ async function checkEarly(
   const version = codeVersion();
   // The listing and a stat of every file: the pipeline's modules, which a start loads anyway.
   const { currentRestartKey } = await import("./pipeline/pipeline.ts");
-  const { key: content, listed } = await currentRestartKey(site, false);
+  const { key: content, listed } = await currentRestartKey(site, keyOfSite);
   if (content === undefined) return { listed };
   const key = earlyKey({ version, base, cursor, content });
   return key === check.key ? { counts: check.counts, listed } : { listed };

@@ -14,6 +14,7 @@ import { createContentApi } from "../mod.ts";
 import {
   ALL_PLUGINS,
   configFor,
+  eventually,
   LONG,
   md,
   memoryLogger,
@@ -30,16 +31,6 @@ const GOOD = { "docs/good.md": md({ title: "Good" }, LONG) };
 async function feedIds(s: TestSite): Promise<string[]> {
   const { body } = await s.json("/api/content.json");
   return body.data.map((item: { id: string }) => item.id);
-}
-
-/** Waits up to 2 s (SPEC 10) for `check`, polling. */
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const start = Date.now();
-  while (Date.now() - start < 2000) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`${what} was not visible within 2 s`);
 }
 
 /**

@@ -1,4 +1,5 @@
 // Shared test helpers: real files in temporary folders, requests through fetch(Request).
+import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import process from "node:process";
@@ -340,4 +341,14 @@ export function piecesText(random: () => number, pieces: readonly string[], most
     text += pieces[Math.floor(random() * pieces.length)];
   }
   return text;
+}
+
+/** Waits up to 2 s (SPEC 10: a change is served within 2 seconds) for `check`, polling. */
+export async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < 2000) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail(`${what} was not visible within 2 s`);
 }

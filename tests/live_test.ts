@@ -15,6 +15,7 @@ import { historyRanges, packedObjects } from "../src/source/history_parts.ts";
 import {
   ALL_PLUGINS,
   configFor,
+  eventually,
   git,
   HAS_GIT,
   LONG,
@@ -27,20 +28,9 @@ import {
   writeSite,
 } from "./helpers.ts";
 
-const WITHIN_MS = 2000;
-
 async function ids(s: TestSite): Promise<string[]> {
   const { body } = await s.json("/api/content.json");
   return body.data.map((item: { id: string }) => item.id);
-}
-
-async function eventually(what: string, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  while (Date.now() - start < WITHIN_MS) {
-    if (await check()) return Date.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`${what} was not visible within ${WITHIN_MS} ms`);
 }
 
 for (const mode of [true, "poll"] as const) {

@@ -88,7 +88,7 @@ export interface Pipeline {
   /**
    * What git vouches for in the last build's content (`source/git_vouch.ts`),
    * with what else a restart must find the same (`content`: the site's
-   * configuration as resolved, `gitVouchContent` in `restart_key.ts`): a restart's check
+   * configuration as resolved, `vouchedContent` in `restart_key.ts`): a restart's check
    * then stats only the folders and the files git does not vouch for.
    * Absent or `undefined` where git vouches for nothing. Runs git to its
    * end: for a stopping server.
@@ -162,21 +162,25 @@ export async function contentPipeline(
  * when git failed; `listed` is the listing, for the pipeline's first load
  * (`PipelineOptions.listed`: a start that builds first lists once).
  *
+ * @param keyOfSite the site's key (`siteKey` in `restart_key.ts`), made once by a check that
+ *   asks git first
+ *
  * @example
  * ```ts
  * import { currentRestartKey } from "./pipeline.ts";
+ * import { siteKey } from "./restart_key.ts";
  * import { resolveSite } from "./site.ts";
  * import { loadConfigFile } from "../config/load.ts";
  * const site = await resolveSite(await loadConfigFile("content/services.yaml"));
- * const { key } = await currentRestartKey(site, false);
+ * const { key } = await currentRestartKey(site, siteKey(site, false));
  * ```
  */
 export async function currentRestartKey(
   site: ResolvedSite,
-  keepBody: boolean,
+  keyOfSite: string,
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const { key: files, listed } = await currentFilesKey(site.config);
-  return { key: joinKeys(siteKey(site, keepBody), files), listed };
+  return { key: joinKeys(keyOfSite, files), listed };
 }
 
 /** A source whose every load says the site's own warnings (a data config file that does not parse). */

@@ -30,23 +30,9 @@ export function siteKey(site: ResolvedSite, keepBody: boolean): string {
 const GIT_VOUCHED = "files vouched for by git";
 
 /**
- * What `Pipeline.gitVouch`'s `content` of a server's pipeline on `site`
- * would be (`pipeline.ts`): the site's key, marked as vouched for by git.
- *
- * @example
- * ```ts
- * import { gitVouchContent } from "./restart_key.ts";
- * import { resolveSite } from "./site.ts";
- * import { loadConfigFile } from "../config/load.ts";
- * const content = gitVouchContent(await resolveSite(await loadConfigFile("content/services.yaml")), false);
- * ```
- */
-export function gitVouchContent(site: ResolvedSite, keepBody: boolean): string {
-  return vouchedContent(siteKey(site, keepBody));
-}
-
-/**
- * {@link gitVouchContent} of a site whose {@link siteKey} is `key`.
+ * What `Pipeline.gitVouch`'s `content` of a server's pipeline would be
+ * (`pipeline.ts`), for a site whose {@link siteKey} is `key`: that key,
+ * marked as vouched for by git.
  *
  * @example
  * ```ts
