@@ -48,8 +48,8 @@ const deno = (() => {
   return typeof global?.Command === "function" ? global as DenoCommands : undefined;
 })();
 
-/** The largest output read, per stream (as `execFile`'s `maxBuffer`). */
-const MAX_OUTPUT = 1024 * 1024 * 1024;
+/** The largest output read, per stream (`execFile`'s and `spawnSync`'s `maxBuffer` for git). */
+export const MAX_OUTPUT = 1024 * 1024 * 1024;
 
 /**
  * Runs `command` with `args` (no shell) to its end: what it printed on both

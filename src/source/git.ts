@@ -3,7 +3,7 @@
 // process per file, and never the whole history again for a commit that
 // descends from the one read.
 import { spawnSync } from "node:child_process";
-import { runProcess } from "../adapters/run_process.ts";
+import { MAX_OUTPUT, runProcess } from "../adapters/run_process.ts";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,7 +129,7 @@ export function execGit(root: string, args: readonly string[], timeout = 0): Pro
 
 /** How every git process of {@link execGitSync} runs: its environment, a limit. */
 function execOptions(timeout: number) {
-  return { maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" as const, env: gitEnv(), timeout };
+  return { maxBuffer: MAX_OUTPUT, encoding: "utf8" as const, env: gitEnv(), timeout };
 }
 
 /**

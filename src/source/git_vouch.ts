@@ -15,6 +15,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
+import { MAX_OUTPUT } from "../adapters/run_process.ts";
 import { statStamp } from "../adapters/file_system.ts";
 import {
   commonDirOf,
@@ -76,7 +77,7 @@ function gitSyncWithInput(root: string, args: readonly string[], input: string) 
     const run = spawnSync("sh", ["-c", 'exec git "$@" < "$0"', file, ...gitArgs(root, args)], {
       env: gitEnv(),
       encoding: "utf8",
-      maxBuffer: 1024 * 1024 * 1024,
+      maxBuffer: MAX_OUTPUT,
       stdio: ["ignore", "pipe", "ignore"],
       timeout: GIT_TIMEOUT_MS,
     });
