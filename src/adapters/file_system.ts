@@ -1,5 +1,6 @@
-// The calls a listing makes per content file and folder (a stat, a
-// folder's entries and time), in each runtime's fastest form. Under Deno, `node:fs`
+// The calls a listing and a read make per content file and folder (a stat,
+// an open file's stat, a folder's entries and time), in each runtime's
+// fastest form. Under Deno, `node:fs`
 // wraps `Deno.statSync` in a `Stats` object with a dozen more fields and
 // dates, and `readdirSync` sorts and wraps `Deno.readDirSync`'s entries: at
 // 10,000 files the stats took 128 ms and their garbage where
@@ -8,7 +9,7 @@
 // both give the same numbers (epoch milliseconds, whole; the inode), so a
 // cache's stamps match either way; a listing's order was never relied on
 // (Node's is the file system's).
-import { readdirSync, statSync } from "node:fs";
+import { fstatSync, readdirSync, statSync } from "node:fs";
 
 /**
  * A file's modification time (epoch ms), size (bytes), inode number and
@@ -30,11 +31,13 @@ interface DenoFileSystem {
     size: number;
     ino: number | null;
     ctime?: Date | null;
+    isFile: boolean;
     isDirectory: boolean;
   };
   readDirSync(
     path: string,
   ): Iterable<{ name: string; isFile: boolean; isDirectory: boolean; isSymlink: boolean }>;
+  readonly build?: { readonly os?: string };
 }
 
 /** Deno's own calls, where this runs under Deno. */
@@ -88,6 +91,75 @@ function denoStamp(deno: DenoFileSystem): (path: string) => StatStamp {
     };
   };
 }
+
+/** An open file's stamp, and whether it is a regular file. */
+export interface OpenFileStamp extends StatStamp {
+  readonly isFile: boolean;
+}
+
+/**
+ * The stamp of an open file (by its descriptor, from `node:fs`'s
+ * `openSync`), as `fstat` gives it: the file opened, whatever its path
+ * names by now. Under Deno on Linux, `Deno.statSync` of
+ * `/proc/self/fd/<fd>`, the kernel's link to that same open file: `node:fs`'s
+ * `fstatSync` builds a `Stats` object with four dates, and at 10,000
+ * files a first start's reads took 196-312 ms with it against 95-173 ms
+ * (`docs/performance.md`). Where that link cannot be stat'ed (no `/proc`,
+ * a narrower `--allow-read`), `fstatSync`, from then on.
+ *
+ * @example
+ * ```ts
+ * import { openSync, closeSync } from "node:fs";
+ * import { openFileStamp } from "./file_system.ts";
+ * const fd = openSync("/site/content/docs/intro.md", "r");
+ * openFileStamp(fd); // { isFile: true, mtime: 1763700000000, size: 2048, ino: 1234567, ctime: … }
+ * closeSync(fd);
+ * ```
+ */
+export function openFileStamp(fd: number): OpenFileStamp {
+  if (procLinks && deno) {
+    try {
+      return denoFileStamp(deno.statSync(`/proc/self/fd/${fd}`));
+    } catch {
+      procLinks = false;
+    }
+  }
+  const info = fstatSync(fd);
+  return { isFile: info.isFile(), ...stampOfStats(info) };
+}
+
+/**
+ * A path's stamp and whether it is a regular file, following links, as
+ * {@link statStamp} takes it (Deno's own stat under Deno); throws (an
+ * error with a `code`) when it cannot be stat'ed. For a read that stats
+ * before it opens (`source/read_regular.ts`'s asynchronous one).
+ *
+ * @example
+ * ```ts
+ * import { fileStamp } from "./file_system.ts";
+ * fileStamp("/site/content/docs/intro.md").isFile; // true
+ * ```
+ */
+export const fileStamp: (path: string) => OpenFileStamp = deno
+  ? (path) => denoFileStamp(deno.statSync(path))
+  : (path) => {
+    const info = statSync(path);
+    return { isFile: info.isFile(), ...stampOfStats(info) };
+  };
+
+/** The stamp of what `Deno.statSync` gave. */
+function denoFileStamp(info: ReturnType<DenoFileSystem["statSync"]>): OpenFileStamp {
+  return {
+    isFile: info.isFile,
+    mtime: info.mtime?.getTime() ?? NaN,
+    size: info.size,
+    ino: info.ino ?? 0,
+    ctime: info.ctime?.getTime() ?? 0,
+  };
+}
+
+/** Whether `/proc/self/fd` is tried (Deno on Linux), until it fails once. */
+let procLinks = deno?.build?.os === "linux";
 
 /**
  * A folder's modification time (epoch ms), or -1 when the path is no

@@ -11,7 +11,8 @@ import {
   statSync,
 } from "node:fs";
 import { direntKind } from "./list.ts";
-import { stampOfStats } from "../adapters/file_system.ts";
+import { fileStamp, openFileStamp, stampOfStats, type StatStamp } from "../adapters/file_system.ts";
+import { stampOf } from "./stamp.ts";
 
 /**
  * Reads a file's bytes, whatever the file is: the benchmark's I/O floor, not
@@ -92,9 +93,22 @@ function classify(info: Stats, maxSize: number): FileRead | undefined {
 export function readRegularFileSync(path: string, maxSize: number): FileRead {
   const fd = openSync(path, OPEN_FLAGS);
   try {
-    const info = fstatSync(fd);
-    const skipped = classify(info, maxSize);
-    if (skipped) return skipped;
+    // The open file's own stamp (no window for the path to be swapped between the stat and
+    // the read), in the runtime's cheapest form; `fstatSync` says what anything else is.
+    const info = openFileStamp(fd);
+    if (!info.isFile) {
+      const skipped = classify(fstatSync(fd), maxSize);
+      if (skipped) return skipped;
+    }
+    if (info.size > maxSize) {
+      return {
+        kind: "too large",
+        mtime: info.mtime,
+        size: info.size,
+        ino: info.ino,
+        ctime: info.ctime,
+      };
+    }
     // At most the size fstat gave: a file that grows while it is read is read as it was.
     const bytes = new Uint8Array(info.size);
     let at = 0;
@@ -104,7 +118,14 @@ export function readRegularFileSync(path: string, maxSize: number): FileRead {
       at += got;
     }
     const read = at === bytes.length ? bytes : bytes.subarray(0, at);
-    return { kind: "file", bytes: read, ...stampOfStats(info) };
+    return {
+      kind: "file",
+      bytes: read,
+      mtime: info.mtime,
+      size: info.size,
+      ino: info.ino,
+      ctime: info.ctime,
+    };
   } finally {
     closeSync(fd);
   }
@@ -126,21 +147,28 @@ export function readRegularFile(path: string, maxSize: number): Promise<FileRead
   // A blocking stat (a stat never waits on a FIFO) and one callback read:
   // under Deno each asynchronous call is a round trip, and a first search
   // reads every body this way (bench/reads.ts).
-  let info: Stats;
+  let info: StatStamp;
   try {
-    info = statSync(path);
+    const stamp = fileStamp(path);
+    if (stamp.isFile) info = stamp;
+    else {
+      // What it is, for the warning: `node:fs`'s stat names every kind.
+      const full = statSync(path);
+      const skipped = classify(full, maxSize);
+      if (skipped) return Promise.resolve(skipped);
+      info = stampOfStats(full);
+    }
   } catch (error) {
     return Promise.reject(error);
   }
-  const skipped = classify(info, maxSize);
-  if (skipped) return Promise.resolve(skipped);
+  if (info.size > maxSize) return Promise.resolve({ kind: "too large", ...stampOf(info) });
   return new Promise((resolve, reject) => {
     readFileCallback(path, { flag: OPEN_FLAGS }, (error, bytes) => {
       if (error) return reject(error);
       if (bytes.length > maxSize) {
-        return resolve({ kind: "too large", ...stampOfStats(info), size: bytes.length });
+        return resolve({ kind: "too large", ...stampOf(info), size: bytes.length });
       }
-      resolve({ kind: "file", bytes, ...stampOfStats(info) });
+      resolve({ kind: "file", bytes, ...stampOf(info) });
     });
   });
 }
