@@ -654,8 +654,7 @@ async function serveFirstIndex(
   first.then(() => firstDone = true, () => {});
   // Watching begins before the first load lists anything (SPEC 10): a file changed after the load
   // stat'ed it and before a watch begun after the load would be seen only by the relisting, a
-  // minute later. What it sees meanwhile is reloaded once the first index is served. A load that
-  // reads every file is watched after it instead, and a listing then catches up (`live.ts`).
+  // minute later. What it sees meanwhile is reloaded once the first index is served.
   const stopLive = options.watch && config
     ? keepLive({
       root: config.root,
@@ -663,10 +662,10 @@ async function serveFirstIndex(
       pollInterval: options.pollInterval ?? 1000,
       relistInterval: options.relistInterval ?? 60_000,
       git: config.git,
-      reload: (paths, reread) =>
+      reload: (paths) =>
         first.then(
           () =>
-            reload(paths, reread).then(() => reloaded, (error) => {
+            reload(paths).then(() => reloaded, (error) => {
               logger.error(`content reload failed; still serving the previous index: ${error}`);
               return reloaded;
             }),
@@ -676,8 +675,6 @@ async function serveFirstIndex(
       foldersChanged: () => firstDone && pipeline.foldersChanged(),
       warn: (message) => logger.warn(message),
       initial: first,
-      // A load that reads every file is not watched while it reads (`live.ts`).
-      watchAfterInitial: pipeline.coldFirstLoad === true,
       ignored: [config.state],
     })
     : undefined;

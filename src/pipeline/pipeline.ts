@@ -71,11 +71,6 @@ export interface Pipeline {
   /** Whether a folder of the last listing changed since: a listing is due. */
   foldersChanged(): boolean;
   /**
-   * Whether the first build reads every content file (nothing kept from a
-   * last process): a server then begins watching once it is done (`live.ts`).
-   */
-  readonly coldFirstLoad?: boolean;
-  /**
    * Writes what the builds since the last flush changed to the derivation
    * cache (SPEC 17), where the source keeps one: at most `limit` files at
    * once (default: all), and says whether more are left. A server calls it
@@ -151,7 +146,6 @@ export async function contentPipeline(
   const keyOfSite = siteKey(site, options.keepBody);
   return {
     ...pipeline,
-    coldFirstLoad: source.coldFirstLoad,
     restartKey: () => joinKeys(keyOfSite, source.restartKey()),
     settleRacy: () => source.settleRacy(),
     gitVouch: () => {

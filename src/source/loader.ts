@@ -135,18 +135,11 @@ export function createLoader<T extends object>(
    * `verify`: its checksum says, as the write that followed the read may
    * have left the stamp as it was. (In this process the watcher names such
    * a write, and a request that finds a file's bytes changed has it read
-   * again.) With `racy`, one this process read near a change is `verify`
-   * too: a listing that catches up with what no watcher saw.
+   * again.)
    */
-  const reusable = (
-    old: Entry<T> | undefined,
-    stamp: Stamp,
-    racy = false,
-  ): "yes" | "verify" | "no" => {
+  const reusable = (old: Entry<T> | undefined, stamp: Stamp): "yes" | "verify" | "no" => {
     if (old === undefined || !sameStamp(old, stamp)) return "no";
-    if (
-      old.checksum !== undefined && (racy || kept.has(old)) && stamp.mtime >= old.readAt - RACY_MS
-    ) {
+    if (old.checksum !== undefined && kept.has(old) && stamp.mtime >= old.readAt - RACY_MS) {
       return "verify";
     }
     return "yes";
@@ -349,8 +342,7 @@ export function createLoader<T extends object>(
     }
   };
 
-  /** A listing of everything; with `racy`, files read near a change are compared by checksum. */
-  const full = async (racy = false): Promise<Loaded<T>> => {
+  const full = async (): Promise<Loaded<T>> => {
     if (making) {
       const make = making;
       making = undefined;
@@ -382,7 +374,7 @@ export function createLoader<T extends object>(
         const old = cache.get(key);
         const shown = () => contentPath(plugin.path, file.path);
         // Stamped by the listing, but on a first load with nothing kept (whose cache is empty).
-        const reuse = stamp ? reusable(old, file as Stamp, racy) : "no";
+        const reuse = stamp ? reusable(old, file as Stamp) : "no";
         if (reuse === "yes") {
           next.set(key, old!);
           if (kept.has(old!)) work.fromCache++;
@@ -471,7 +463,7 @@ export function createLoader<T extends object>(
       };
     },
     async load(paths, reread = false) {
-      if (!paths || !listedOnce) return await full(reread && listedOnce);
+      if (!paths || !listedOnce) return await full();
       // Only the named paths: a changed, added or removed file costs one stat
       // and one read. Anything else (a folder, a link, a plugin folder or one
       // above it, a file that replaced a folder, something that is not a
