@@ -29,8 +29,12 @@ export interface LiveOptions {
    * reload asks git what the new commits touched, as an edit of them would).
    */
   readonly git: boolean;
-  /** Re-reads the named paths (absolute), or lists everything without `paths`. */
-  readonly reload: (paths?: readonly string[]) => Promise<Reloaded>;
+  /**
+   * Re-reads the named paths (absolute), or lists everything without
+   * `paths`; with `reread` and no paths, compares by checksum every file
+   * read within `RACY_MS` of a change to it (`ContentLoader.load`).
+   */
+  readonly reload: (paths?: readonly string[], reread?: boolean) => Promise<Reloaded>;
   /**
    * Whether a folder of the last listing changed since: a few stats, made
    * every {@link SWEEP_MS} while watching, so that files and folders
@@ -49,6 +53,23 @@ export interface LiveOptions {
    * periodic relisting.
    */
   readonly initial: Reloaded | Promise<Reloaded>;
+  /**
+   * Where `initial` is a promise: the watch begins once that load is done,
+   * a moment later ({@link CATCH_UP_MS}), and one full listing that
+   * compares by checksum every file read near a change then catches up with
+   * what changed meanwhile ({@link LiveOptions.catchUp}). For a load that reads every file: under Deno
+   * each file it opens under a watched folder is a watch event (inotify's
+   * `IN_OPEN`), which cost a first start about 30 µs of the main thread a
+   * file (`docs/performance.md`).
+   */
+  readonly watchAfterInitial?: boolean;
+  /**
+   * With `watchAfterInitial`: what catches up once the watch has begun
+   * (default: `reload` of everything with `reread`). The service's first
+   * compares the content's key with its last load's, and builds only when
+   * they differ: a stop during a build keeps no restart key.
+   */
+  readonly catchUp?: () => Promise<Reloaded>;
   /**
    * Folders whose changes are never content (absolute): the service's own
    * state folder, which it writes after each change (watched, it would make
@@ -70,6 +91,14 @@ const HEAD_MOVED = Symbol("HEAD moved");
  * it at once can pass unseen.
  */
 const FOLLOW_UP_MS = 1000;
+/**
+ * How long after a cold first load is served the watch and its catch-up
+ * listing begin (`watchAfterInitial`): the first requests, which come at
+ * once, are answered first, and a change made while the load ran is still
+ * served within SPEC 10's 2 s (the listing takes about a tenth of a second
+ * at 10,000 files).
+ */
+export const CATCH_UP_MS = 250;
 /** How often the folders of the last listing are stat'ed while watching. */
 export const SWEEP_MS = 1000;
 /** A watched path in a `.git` folder (or the folder itself), with either separator. */
@@ -106,8 +135,8 @@ export function keepLive(options: LiveOptions): () => void {
   /** Polling because the content held a path that is not a regular file. */
   let avoiding = false;
 
-  const reload = (paths?: readonly string[]) =>
-    options.reload(paths).then((result) => {
+  const reload = (paths?: readonly string[], reread?: boolean) =>
+    options.reload(paths, reread).then((result) => {
       if (!closed) adapt(result);
       return result;
     });
@@ -191,10 +220,28 @@ export function keepLive(options: LiveOptions): () => void {
 
   const initial = options.initial;
   const known = initial instanceof Promise ? undefined : initial;
+  /** The watch begins after the load to come, and a listing catches up with it. */
+  const later = initial instanceof Promise && options.watchAfterInitial === true &&
+    options.mode !== "poll";
+  let catchUp: ReturnType<typeof setTimeout> | undefined;
   if (known?.irregular && options.mode !== "poll") adapt(known);
   else if (options.mode === "poll") startPolling();
-  else startWatching();
-  if (initial instanceof Promise) initial.then((found) => !closed && adapt(found), () => {});
+  else if (!later) startWatching();
+  if (initial instanceof Promise) {
+    initial.then((found) => {
+      if (closed) return;
+      adapt(found);
+      if (!later || avoiding) return;
+      catchUp = unref(setTimeout(() => {
+        if (closed || avoiding) return;
+        startWatching();
+        (options.catchUp ?? (() => options.reload(undefined, true)))().then(
+          (result) => !closed && adapt(result),
+          () => {},
+        );
+      }, CATCH_UP_MS));
+    }, () => {});
+  }
   const sweep = unref(setInterval(() => {
     if (stopWatching && options.foldersChanged()) relist();
   }, SWEEP_MS));
@@ -207,6 +254,7 @@ export function keepLive(options: LiveOptions): () => void {
 
   return () => {
     closed = true;
+    clearTimeout(catchUp);
     stopWatching?.();
     stopGit?.();
     stopPolling();

@@ -654,7 +654,8 @@ async function serveFirstIndex(
   first.then(() => firstDone = true, () => {});
   // Watching begins before the first load lists anything (SPEC 10): a file changed after the load
   // stat'ed it and before a watch begun after the load would be seen only by the relisting, a
-  // minute later. What it sees meanwhile is reloaded once the first index is served.
+  // minute later. What it sees meanwhile is reloaded once the first index is served. A load that
+  // reads every file is watched after it instead, and a listing then catches up (`live.ts`).
   const stopLive = options.watch && config
     ? keepLive({
       root: config.root,
@@ -662,10 +663,10 @@ async function serveFirstIndex(
       pollInterval: options.pollInterval ?? 1000,
       relistInterval: options.relistInterval ?? 60_000,
       git: config.git,
-      reload: (paths) =>
+      reload: (paths, reread) =>
         first.then(
           () =>
-            reload(paths).then(() => reloaded, (error) => {
+            reload(paths, reread).then(() => reloaded, (error) => {
               logger.error(`content reload failed; still serving the previous index: ${error}`);
               return reloaded;
             }),
@@ -675,6 +676,17 @@ async function serveFirstIndex(
       foldersChanged: () => firstDone && pipeline.foldersChanged(),
       warn: (message) => logger.warn(message),
       initial: first,
+      // A load that reads every file is not watched while it reads (`live.ts`). What changed
+      // meanwhile is found by the key a restart's check compares (a listing and stats, no build),
+      // and read by a listing that compares the files read near a change by checksum.
+      watchAfterInitial: pipeline.coldFirstLoad === true,
+      catchUp: async () => {
+        if (await pipeline.unchangedSinceLoad?.().catch(() => false)) return reloaded;
+        return await reload(undefined, true).then(() => reloaded, (error) => {
+          logger.error(`content reload failed; still serving the previous index: ${error}`);
+          return reloaded;
+        });
+      },
       ignored: [config.state],
     })
     : undefined;

@@ -36,6 +36,7 @@ import { currentRuntime, tuningFor } from "../src/adapters/mod.ts";
 import { listen } from "../src/adapters/listen.ts";
 import { FEED_IMAGE_FILE } from "../src/sync/feed_image_file.ts";
 import { RACY_MS } from "../src/source/loader_types.ts";
+import { CATCH_UP_MS } from "../src/live.ts";
 import { OWN_RUNTIME, RUNTIMES, startServer } from "./server_helpers.ts";
 import {
   configFor,
@@ -225,6 +226,35 @@ describe("a restart with nothing changed serves the kept full feed before its in
       } finally {
         api.close();
       }
+    });
+  });
+
+  it("a cold first start, watched once it has read, keeps its feed for the next start however soon it stops", async () => {
+    await onSite(async (root) => {
+      await settle(root);
+      // Nothing kept: the first load reads every file, and its watch begins after it (live.ts).
+      const api = await createContentApi({
+        config: join(root, "services.yaml"),
+        logger: memoryLogger(),
+        watch: true,
+        relistInterval: 3_600_000,
+      });
+      let first;
+      try {
+        first = await seen(api.fetch);
+        const read = api.lastLoad.read;
+        assert.ok(read > 0);
+        // Past the catch-up's start, with some margin: with nothing changed it built nothing (a
+        // stop during a build would keep nothing for the next start), so the last load is still
+        // the first one.
+        await new Promise((resolve) => setTimeout(resolve, CATCH_UP_MS + 750));
+        assert.equal(api.lastLoad.read, read, "the catch-up read nothing and built nothing");
+      } finally {
+        api.close();
+      }
+      const again = await restart(root);
+      assert.ok(again.early, "the kept feed was served while the content loaded");
+      assert.deepEqual(again.early.bytes, first.bytes);
     });
   });
 

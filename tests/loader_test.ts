@@ -5,7 +5,7 @@
 // with broken files in it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSite } from "../bench/site.ts";
@@ -145,6 +145,33 @@ describe("loader", () => {
       const file = after.files.find((f) => `blog/${f.path}` === edited)!;
       assert.equal(file.fields.title, "Edited");
       assert.equal(file.body, "A new body.");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+  it("a listing with reread compares by checksum the files this process read near a change", async () => {
+    const root = await mkdtemp(join(tmpdir(), "content-feed-loader-"));
+    try {
+      await writeFile(
+        join(root, "services.yaml"),
+        "parameters:\n  service.content.config:\n    plugins: { docs: ~ }\n",
+      );
+      await mkdir(join(root, "docs"));
+      // One file written just now (its stamp may not show a write right after its read), one an
+      // hour ago.
+      await writeFile(join(root, "docs/new.md"), "---\ntitle: New\n---\nJust written.");
+      await writeFile(join(root, "docs/old.md"), "---\ntitle: Old\n---\nWritten long ago.");
+      const then = Date.now() / 1000 - 3600;
+      await utimes(join(root, "docs/old.md"), then, then);
+      const loader = loaderFor(await loadConfigFile(join(root, "services.yaml")), Infinity);
+      const first = await loader.load();
+      assert.equal(first.read, 2);
+      // A listing trusts every stamp this process took: the watcher names what changed since.
+      const trusted = await loader.load();
+      assert.deepEqual([trusted.read, trusted.work.verified], [0, 0]);
+      // One that catches up with what no watcher saw compares the recent file's bytes.
+      const caughtUp = await loader.load(undefined, true);
+      assert.deepEqual([caughtUp.read, caughtUp.work.verified, caughtUp.changed], [1, 1, false]);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -33,6 +33,8 @@ export interface ContentFilesLoader {
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
   /** Whether a folder of the last listing changed since. */
   foldersChanged(): boolean;
+  /** Whether the derivation cache keeps no file: the first load reads every one. */
+  readonly coldFirstLoad: boolean;
   /**
    * Writes what the loads since the last flush changed to the derivation
    * cache, if there is one: at most `limit` files (default: all) in one
@@ -284,6 +286,7 @@ export function createContentFilesLoader(
 
   return {
     foldersChanged: () => loader.foldersChanged(),
+    coldFirstLoad: kept === undefined,
     restartKey() {
       return joinKeys(loader.stampsKey(), tracker ? tracker.stateKey() : GIT_OFF);
     },
@@ -391,7 +394,8 @@ const GIT_OFF = "git off";
  * content as it is now: a listing with a stat of every file, and HEAD and
  * the work tree's changes asked of git (beside the listing). Reads no
  * content file. `key` is `undefined` when git failed; `listed` is the
- * listing, for the first load (`ContentFilesOptions.listed`).
+ * listing, for the first load (`ContentFilesOptions.listed`). Blocking
+ * unless `blocking` is false (a serving server's).
  *
  * @example
  * ```ts
@@ -402,8 +406,9 @@ const GIT_OFF = "git off";
  */
 export async function currentFilesKey(
   config: ContentConfig,
+  blocking = true,
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
   const git = config.git ? gitStateKey(config.root) : Promise.resolve(GIT_OFF);
-  const { key: files, listed } = await listedStampsKey(config);
+  const { key: files, listed } = await listedStampsKey(config, blocking);
   return { key: joinKeys(files, await git), listed };
 }

@@ -71,6 +71,11 @@ export interface Pipeline {
   /** Whether a folder of the last listing changed since: a listing is due. */
   foldersChanged(): boolean;
   /**
+   * Whether the first build reads every content file (nothing kept from a
+   * last process): a server then begins watching once it is done (`live.ts`).
+   */
+  readonly coldFirstLoad?: boolean;
+  /**
    * Writes what the builds since the last flush changed to the derivation
    * cache (SPEC 17), where the source keeps one: at most `limit` files at
    * once (default: all), and says whether more are left. A server calls it
@@ -85,6 +90,15 @@ export interface Pipeline {
    * pipeline, a file read within its stamp's resolution of a change).
    */
   restartKey(): string | undefined;
+  /**
+   * Whether the content is still what the last build was made from, by
+   * {@link currentRestartKey} (a listing, a stat of every file, git's HEAD
+   * and work tree; no content file read): `false` where that cannot be
+   * told (a file read within its stamp's resolution of a change). Changes
+   * nothing: a stop may come while it runs. Absent where the source keeps
+   * no stamps.
+   */
+  unchangedSinceLoad?(): Promise<boolean>;
   /**
    * What git vouches for in the last build's content (`source/git_vouch.ts`),
    * with what else a restart must find the same (`content`: the site's
@@ -146,7 +160,14 @@ export async function contentPipeline(
   const keyOfSite = siteKey(site, options.keepBody);
   return {
     ...pipeline,
+    coldFirstLoad: source.coldFirstLoad,
     restartKey: () => joinKeys(keyOfSite, source.restartKey()),
+    async unchangedSinceLoad() {
+      const { key } = await currentRestartKey(site, keyOfSite, false);
+      // The last build's key once the listing is done: a reload meanwhile moved it on.
+      const built = joinKeys(keyOfSite, source.restartKey());
+      return key !== undefined && built !== undefined && key === built;
+    },
     settleRacy: () => source.settleRacy(),
     gitVouch: () => {
       const vouch = source.gitVouch();
@@ -164,6 +185,7 @@ export async function contentPipeline(
  *
  * @param keyOfSite the site's key (`siteKey` in `restart_key.ts`), made once by a check that
  *   asks git first
+ * @param blocking list with blocking calls (a start, before anything is served)
  *
  * @example
  * ```ts
@@ -178,8 +200,9 @@ export async function contentPipeline(
 export async function currentRestartKey(
   site: ResolvedSite,
   keyOfSite: string,
+  blocking = true,
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
-  const { key: files, listed } = await currentFilesKey(site.config);
+  const { key: files, listed } = await currentFilesKey(site.config, blocking);
   return { key: joinKeys(keyOfSite, files), listed };
 }
 

@@ -135,11 +135,18 @@ export function createLoader<T extends object>(
    * `verify`: its checksum says, as the write that followed the read may
    * have left the stamp as it was. (In this process the watcher names such
    * a write, and a request that finds a file's bytes changed has it read
-   * again.)
+   * again.) With `racy`, one this process read near a change is `verify`
+   * too: a listing that catches up with what no watcher saw.
    */
-  const reusable = (old: Entry<T> | undefined, stamp: Stamp): "yes" | "verify" | "no" => {
+  const reusable = (
+    old: Entry<T> | undefined,
+    stamp: Stamp,
+    racy = false,
+  ): "yes" | "verify" | "no" => {
     if (old === undefined || !sameStamp(old, stamp)) return "no";
-    if (old.checksum !== undefined && kept.has(old) && stamp.mtime >= old.readAt - RACY_MS) {
+    if (
+      old.checksum !== undefined && (racy || kept.has(old)) && stamp.mtime >= old.readAt - RACY_MS
+    ) {
       return "verify";
     }
     return "yes";
@@ -342,7 +349,8 @@ export function createLoader<T extends object>(
     }
   };
 
-  const full = async (): Promise<Loaded<T>> => {
+  /** A listing of everything; with `racy`, files read near a change are compared by checksum. */
+  const full = async (racy = false): Promise<Loaded<T>> => {
     if (making) {
       const make = making;
       making = undefined;
@@ -374,7 +382,7 @@ export function createLoader<T extends object>(
         const old = cache.get(key);
         const shown = () => contentPath(plugin.path, file.path);
         // Stamped by the listing, but on a first load with nothing kept (whose cache is empty).
-        const reuse = stamp ? reusable(old, file as Stamp) : "no";
+        const reuse = stamp ? reusable(old, file as Stamp, racy) : "no";
         if (reuse === "yes") {
           next.set(key, old!);
           if (kept.has(old!)) work.fromCache++;
@@ -463,7 +471,7 @@ export function createLoader<T extends object>(
       };
     },
     async load(paths, reread = false) {
-      if (!paths || !listedOnce) return await full();
+      if (!paths || !listedOnce) return await full(reread && listedOnce);
       // Only the named paths: a changed, added or removed file costs one stat
       // and one read. Anything else (a folder, a link, a plugin folder or one
       // above it, a file that replaced a folder, something that is not a
@@ -559,7 +567,8 @@ function entryKey(plugin: string, abs: string): string {
  * same files and stamps (SPEC 17: a restart that finds it equal to the one
  * kept at the stop knows no content file changed meanwhile), and the
  * listing (a loader's first load takes it: `LoaderOptions.listed`).
- * Blocking: for a start, before anything is served.
+ * Blocking by default: for a start, before anything is served; a serving
+ * server lists with `blocking` false.
  *
  * @example
  * ```ts
@@ -570,11 +579,9 @@ function entryKey(plugin: string, abs: string): string {
  */
 export async function listedStampsKey(
   config: ContentConfig,
+  blocking = true,
 ): Promise<{ key: string | undefined; listed: PluginsListing }> {
-  const listed = await listPlugins(config.root, pluginSelectors(config), {
-    blocking: true,
-    stamp: true,
-  });
+  const listed = await listPlugins(config.root, pluginSelectors(config), { blocking, stamp: true });
   const files: StampedFile[] = [];
   for (const { selector: { plugin }, files: found } of listed.found) {
     for (const file of found) {

@@ -50,7 +50,10 @@ export interface ContentLoader<T> {
    * since the last load; with `paths` (absolute, from a watcher), looks at
    * only those, and lists everything when one is not a plain file change.
    * With `reread`, the named files are read even when their size and
-   * modification time did not change (a request found their bytes changed).
+   * modification time did not change (a request found their bytes changed);
+   * without `paths`, every file read within {@link RACY_MS} of a change to
+   * it has its checksum compared, as its stamp may not show a write that
+   * followed the read (a listing that catches up with what no watcher saw).
    */
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<T>>;
   /**
