@@ -652,6 +652,8 @@ async function serveFirstIndex(
   });
   let firstDone = false;
   first.then(() => firstDone = true, () => {});
+  /** Set once the service is closed. */
+  let stopped = false;
   // Watching begins before the first load lists anything (SPEC 10): a file changed after the load
   // stat'ed it and before a watch begun after the load would be seen only by the relisting, a
   // minute later. What it sees meanwhile is reloaded once the first index is served. A load that
@@ -681,7 +683,8 @@ async function serveFirstIndex(
       // and read by a listing that compares the files read near a change by checksum.
       watchAfterInitial: pipeline.coldFirstLoad === true,
       catchUp: async () => {
-        if (await pipeline.unchangedSinceLoad?.().catch(() => false)) return reloaded;
+        // A server stopped meanwhile reloads nothing.
+        if (await pipeline.unchangedSinceLoad?.().catch(() => false) || stopped) return reloaded;
         return await reload(undefined, true).then(() => reloaded, (error) => {
           logger.error(`content reload failed; still serving the previous index: ${error}`);
           return reloaded;
@@ -851,6 +854,7 @@ async function serveFirstIndex(
     },
     reload,
     close() {
+      stopped = true;
       stopLive?.();
       clearTimeout(flushTimer);
       flushTimer = undefined;
