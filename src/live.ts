@@ -1,5 +1,6 @@
 import { watchGitHead } from "./source/git_head.ts";
 import { watchFolder } from "./source/watch.ts";
+import { QUIET_MS } from "./http/quiet.ts";
 
 /** What a reload tells the live loop. */
 export interface Reloaded {
@@ -55,7 +56,7 @@ export interface LiveOptions {
   readonly initial: Reloaded | Promise<Reloaded>;
   /**
    * Where `initial` is a promise: the watch begins once that load is done,
-   * a moment later ({@link CATCH_UP_MS}), and one full listing that
+   * a moment later ({@link LiveOptions.startAfter}), and one full listing that
    * compares by checksum every file read near a change then catches up with
    * what changed meanwhile ({@link LiveOptions.catchUp}). For a load that reads every file: under Deno
    * each file it opens under a watched folder is a watch event (inotify's
@@ -70,6 +71,13 @@ export interface LiveOptions {
    * they differ: a stop during a build keeps no restart key.
    */
   readonly catchUp?: () => Promise<Reloaded>;
+  /**
+   * With `watchAfterInitial`: when the watch and its catch-up begin, once
+   * the load is done (default: `QUIET_MS` after it, `http/quiet.ts`). The service's
+   * waits for a quiet moment: the first requests (a full feed's writing and
+   * compression grow with the site, as the load does) come first.
+   */
+  readonly startAfter?: Promise<void>;
   /**
    * Folders whose changes are never content (absolute): the service's own
    * state folder, which it writes after each change (watched, it would make
@@ -91,14 +99,6 @@ const HEAD_MOVED = Symbol("HEAD moved");
  * it at once can pass unseen.
  */
 const FOLLOW_UP_MS = 1000;
-/**
- * How long after a cold first load is served the watch and its catch-up
- * listing begin (`watchAfterInitial`): the first requests, which come at
- * once, are answered first, and a change made while the load ran is still
- * served within SPEC 10's 2 s (the listing takes about a tenth of a second
- * at 10,000 files).
- */
-export const CATCH_UP_MS = 250;
 /** How often the folders of the last listing are stat'ed while watching. */
 export const SWEEP_MS = 1000;
 /** A watched path in a `.git` folder (or the folder itself), with either separator. */
@@ -232,14 +232,16 @@ export function keepLive(options: LiveOptions): () => void {
       if (closed) return;
       adapt(found);
       if (!later || avoiding) return;
-      catchUp = unref(setTimeout(() => {
+      const begin = () => {
         if (closed || avoiding) return;
         startWatching();
         (options.catchUp ?? (() => options.reload(undefined, true)))().then(
           (result) => !closed && adapt(result),
           () => {},
         );
-      }, CATCH_UP_MS));
+      };
+      if (options.startAfter) options.startAfter.then(begin, begin);
+      else catchUp = unref(setTimeout(begin, QUIET_MS));
     }, () => {});
   }
   const sweep = unref(setInterval(() => {

@@ -4,6 +4,7 @@ import type { ContentConfig } from "./config/types.ts";
 import { createNameInterner } from "./fields/name_interner.ts";
 import type { Handler } from "./http/handler.ts";
 import { createStartingHandler } from "./http/starting.ts";
+import { QUIET_MOST_MS, QUIET_MS, quietMoment } from "./http/quiet.ts";
 import type { Tuning } from "./http/settings.ts";
 import type { Index } from "./index/build.ts";
 import {
@@ -375,6 +376,7 @@ export async function startService(
   let current: Handler = early
     ? createEarlyFeedHandler(early.image, settings, basePath, starting, (sent) => answered(sent))
     : starting;
+  const quiet = quietMoment(QUIET_MS, QUIET_MOST_MS);
   const opened = {
     config,
     journal,
@@ -388,6 +390,7 @@ export async function startService(
       return taken;
     },
     earlyJournal: early !== undefined ? journal.cursor.id : undefined,
+    quiet: quiet.done,
   };
   const earlyFound = early && { counts: early.counts, checked: early.checked };
   early = undefined;
@@ -398,7 +401,11 @@ export async function startService(
       throw error;
     },
   ).then((service) => {
-    current = service.handle;
+    // Requests are counted until the first moments of quiet, when a cold first load's watch
+    // begins (`live.ts`), then answered as they come.
+    current = (request) => quiet.track(() => service.handle(request));
+    quiet.begin();
+    quiet.done.then(() => current = service.handle);
     return service;
   });
   return {
@@ -475,6 +482,11 @@ interface Opened {
    * since explains the kept feed's other cursor, and its own warning says so.
    */
   readonly earlyJournal?: string;
+  /**
+   * Settles at the first moment of quiet after the first index is served (`quietMoment`): a
+   * cold first load's watch begins then.
+   */
+  readonly quiet?: Promise<void>;
 }
 
 /**
@@ -682,6 +694,7 @@ async function serveFirstIndex(
       // meanwhile is found by the key a restart's check compares (a listing and stats, no build),
       // and read by a listing that compares the files read near a change by checksum.
       watchAfterInitial: pipeline.coldFirstLoad === true,
+      startAfter: opened.quiet,
       catchUp: async () => {
         // A server stopped meanwhile reloads nothing.
         if (await pipeline.unchangedSinceLoad?.().catch(() => false) || stopped) return reloaded;

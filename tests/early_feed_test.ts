@@ -36,7 +36,7 @@ import { currentRuntime, tuningFor } from "../src/adapters/mod.ts";
 import { listen } from "../src/adapters/listen.ts";
 import { FEED_IMAGE_FILE } from "../src/sync/feed_image_file.ts";
 import { RACY_MS } from "../src/source/loader_types.ts";
-import { CATCH_UP_MS } from "../src/live.ts";
+import { QUIET_MS } from "../src/http/quiet.ts";
 import { OWN_RUNTIME, RUNTIMES, startServer } from "./server_helpers.ts";
 import {
   configFor,
@@ -247,7 +247,7 @@ describe("a restart with nothing changed serves the kept full feed before its in
         // Past the catch-up's start, with some margin: with nothing changed it built nothing (a
         // stop during a build would keep nothing for the next start), so the last load is still
         // the first one.
-        await new Promise((resolve) => setTimeout(resolve, CATCH_UP_MS + 750));
+        await new Promise((resolve) => setTimeout(resolve, QUIET_MS + 750));
         assert.equal(api.lastLoad.read, read, "the catch-up read nothing and built nothing");
       } finally {
         api.close();
