@@ -666,6 +666,12 @@ async function serveFirstIndex(
   first.then(() => firstDone = true, () => {});
   /** Set once the service is closed. */
   let stopped = false;
+  /** A reload for the live loop: a failure is logged, and the previous index served on. */
+  const reloadLogged = (paths?: readonly string[], reread?: boolean) =>
+    reload(paths, reread).then(() => reloaded, (error) => {
+      logger.error(`content reload failed; still serving the previous index: ${error}`);
+      return reloaded;
+    });
   // Watching begins before the first load lists anything (SPEC 10): a file changed after the load
   // stat'ed it and before a watch begun after the load would be seen only by the relisting, a
   // minute later. What it sees meanwhile is reloaded once the first index is served. A load that
@@ -677,15 +683,7 @@ async function serveFirstIndex(
       pollInterval: options.pollInterval ?? 1000,
       relistInterval: options.relistInterval ?? 60_000,
       git: config.git,
-      reload: (paths, reread) =>
-        first.then(
-          () =>
-            reload(paths, reread).then(() => reloaded, (error) => {
-              logger.error(`content reload failed; still serving the previous index: ${error}`);
-              return reloaded;
-            }),
-          () => reloaded,
-        ),
+      reload: (paths, reread) => first.then(() => reloadLogged(paths, reread), () => reloaded),
       // The last listing's folders: none until the first load's is served.
       foldersChanged: () => firstDone && pipeline.foldersChanged(),
       warn: (message) => logger.warn(message),
@@ -698,10 +696,7 @@ async function serveFirstIndex(
       catchUp: async () => {
         // A server stopped meanwhile reloads nothing.
         if (await pipeline.unchangedSinceLoad?.().catch(() => false) || stopped) return reloaded;
-        return await reload(undefined, true).then(() => reloaded, (error) => {
-          logger.error(`content reload failed; still serving the previous index: ${error}`);
-          return reloaded;
-        });
+        return await reloadLogged(undefined, true);
       },
       ignored: [config.state],
     })

@@ -159,18 +159,23 @@ async function run(root: string, options: { baseUrl?: string } = {}) {
   }
 }
 
+/** A start of the site at `root` that may serve its kept feed before its index (SPEC 17). */
+function startEarly(root: string, options: Parameters<typeof startService>[0] = {}) {
+  return startService({
+    config: join(root, "services.yaml"),
+    logger: memoryLogger(),
+    early: true,
+    ...options,
+  });
+}
+
 /**
  * A start, looked at before its index is built: whether it serves the kept
  * feed then, what it answers, and (once built) what its index serves.
  */
 async function restart(root: string, options: { baseUrl?: string } = {}) {
   const logger = memoryLogger();
-  const starting = await startService({
-    config: join(root, "services.yaml"),
-    logger,
-    early: true,
-    ...options,
-  });
+  const starting = await startEarly(root, { logger, ...options });
   // Asked before anything is awaited: the first index is not built yet.
   const early = starting.early ? await seen(starting.handle) : undefined;
   const page = starting.early
@@ -202,10 +207,7 @@ describe("a restart with nothing changed serves the kept full feed before its in
     await onSite(async (root) => {
       await settle(root);
       await run(root);
-      const starting = await startService({
-        config: join(root, "services.yaml"),
-        logger: memoryLogger(),
-        early: true,
+      const starting = await startEarly(root, {
         watch: true,
         // No relisting for an hour: only the load or the watch can find the edit.
         relistInterval: 3_600_000,
@@ -278,11 +280,7 @@ describe("a restart with nothing changed serves the kept full feed before its in
       assert.equal(again.health, 503, "health says starting until the index is served");
       assert.deepEqual(again.warnings, []);
       // Revalidation with the kept ETag is a 304 before the index too.
-      const third = await startService({
-        config: join(root, "services.yaml"),
-        logger: memoryLogger(),
-        early: true,
-      });
+      const third = await startEarly(root);
       assert.ok(third.early);
       // Until its index is served the kept feed stays in the state folder: a server stopped
       // meanwhile (the CLI closes nothing then) leaves it to the next start.
@@ -345,11 +343,7 @@ describe("a restart with nothing changed serves the kept full feed before its in
     await onSite(async (root) => {
       await settle(root);
       await run(root);
-      const starting = await startService({
-        config: join(root, "services.yaml"),
-        logger: memoryLogger(),
-        early: true,
-      });
+      const starting = await startEarly(root);
       assert.ok(starting.early);
       let built = false;
       const ready = starting.ready.then((service) => {

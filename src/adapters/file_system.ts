@@ -80,15 +80,17 @@ export function stampOfStats(
 }
 
 function denoStamp(deno: DenoFileSystem): (path: string) => StatStamp {
-  return (path) => {
-    const info = deno.statSync(path);
-    // A file system without modification times gives none: NaN, as `node:fs` says it.
-    return {
-      mtime: info.mtime?.getTime() ?? NaN,
-      size: info.size,
-      ino: info.ino ?? 0,
-      ctime: info.ctime?.getTime() ?? 0,
-    };
+  return (path) => stampOfDeno(deno.statSync(path));
+}
+
+/** The stamp of what `Deno.statSync` gave. */
+function stampOfDeno(info: ReturnType<DenoFileSystem["statSync"]>): StatStamp {
+  // A file system without modification times gives none: NaN, as `node:fs` says it.
+  return {
+    mtime: info.mtime?.getTime() ?? NaN,
+    size: info.size,
+    ino: info.ino ?? 0,
+    ctime: info.ctime?.getTime() ?? 0,
   };
 }
 
@@ -147,15 +149,9 @@ export const fileStamp: (path: string) => OpenFileStamp = deno
     return { isFile: info.isFile(), ...stampOfStats(info) };
   };
 
-/** The stamp of what `Deno.statSync` gave. */
+/** The stamp of what `Deno.statSync` gave, and whether it is a regular file. */
 function denoFileStamp(info: ReturnType<DenoFileSystem["statSync"]>): OpenFileStamp {
-  return {
-    isFile: info.isFile,
-    mtime: info.mtime?.getTime() ?? NaN,
-    size: info.size,
-    ino: info.ino ?? 0,
-    ctime: info.ctime?.getTime() ?? 0,
-  };
+  return { isFile: info.isFile, ...stampOfDeno(info) };
 }
 
 /** Whether `/proc/self/fd` is tried (Deno on Linux), until it fails once. */

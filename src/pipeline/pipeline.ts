@@ -158,14 +158,15 @@ export async function contentPipeline(
     { collectAfterLoad: options.collectAfterLoad, blockingFirstBuild: options.blockingFirstLoad },
   );
   const keyOfSite = siteKey(site, options.keepBody);
+  const restartKey = () => joinKeys(keyOfSite, source.restartKey());
   return {
     ...pipeline,
     coldFirstLoad: source.coldFirstLoad,
-    restartKey: () => joinKeys(keyOfSite, source.restartKey()),
+    restartKey,
     async unchangedSinceLoad() {
       const { key } = await currentRestartKey(site, keyOfSite, false);
       // The last build's key once the listing is done: a reload meanwhile moved it on.
-      const built = joinKeys(keyOfSite, source.restartKey());
+      const built = restartKey();
       return key !== undefined && built !== undefined && key === built;
     },
     settleRacy: () => source.settleRacy(),

@@ -101,13 +101,7 @@ export function readRegularFileSync(path: string, maxSize: number): FileRead {
       if (skipped) return skipped;
     }
     if (info.size > maxSize) {
-      return {
-        kind: "too large",
-        mtime: info.mtime,
-        size: info.size,
-        ino: info.ino,
-        ctime: info.ctime,
-      };
+      return { kind: "too large", ...stampOf(info) };
     }
     // At most the size fstat gave: a file that grows while it is read is read as it was.
     const bytes = new Uint8Array(info.size);
@@ -118,14 +112,7 @@ export function readRegularFileSync(path: string, maxSize: number): FileRead {
       at += got;
     }
     const read = at === bytes.length ? bytes : bytes.subarray(0, at);
-    return {
-      kind: "file",
-      bytes: read,
-      mtime: info.mtime,
-      size: info.size,
-      ino: info.ino,
-      ctime: info.ctime,
-    };
+    return { kind: "file", bytes: read, ...stampOf(info) };
   } finally {
     closeSync(fd);
   }
