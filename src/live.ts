@@ -58,8 +58,10 @@ export interface LiveOptions {
    * Where `initial` is a promise: the watch begins once that load is done,
    * a moment later ({@link LiveOptions.startAfter}), and one full listing that
    * compares by checksum every file read near a change then catches up with
-   * what changed meanwhile ({@link LiveOptions.catchUp}). For a load that reads every file: under Deno
-   * each file it opens under a watched folder is a watch event (inotify's
+   * what changed meanwhile ({@link LiveOptions.catchUp}). The watch's start
+   * (a watch per folder) and, for a restart, a second stat of every file its
+   * check listed are then off the load's path; and under Deno each file a
+   * load opens under a watched folder is a watch event (inotify's
    * `IN_OPEN`), which cost a first start about 30 µs of the main thread a
    * file (`docs/performance.md`).
    */

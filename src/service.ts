@@ -401,7 +401,7 @@ export async function startService(
       throw error;
     },
   ).then((service) => {
-    // Requests are counted until the first moments of quiet, when a cold first load's watch
+    // Requests are counted until the first moments of quiet, when the first load's watch
     // begins (`live.ts`), then answered as they come.
     current = (request) => quiet.track(() => service.handle(request));
     quiet.begin();
@@ -483,8 +483,8 @@ interface Opened {
    */
   readonly earlyJournal?: string;
   /**
-   * Settles at the first moment of quiet after the first index is served (`quietMoment`): a
-   * cold first load's watch begins then.
+   * Settles at the first moment of quiet after the first index is served (`quietMoment`): the
+   * first load's watch begins then.
    */
   readonly quiet?: Promise<void>;
 }
@@ -672,10 +672,11 @@ async function serveFirstIndex(
       logger.error(`content reload failed; still serving the previous index: ${error}`);
       return reloaded;
     });
-  // Watching begins before the first load lists anything (SPEC 10): a file changed after the load
-  // stat'ed it and before a watch begun after the load would be seen only by the relisting, a
-  // minute later. What it sees meanwhile is reloaded once the first index is served. A load that
-  // reads every file is watched after it instead, and a listing then catches up (`live.ts`).
+  // Watching begins after the first load, at the first quiet moment once its index is served, and
+  // a listing then catches up with what changed since the load (or a restart's check) listed
+  // (SPEC 10; `live.ts`): a watch begun before would cost the load's critical path its start (the
+  // folders' watches) and a second stat of every file the check listed, and under Deno an event
+  // for each file a first start reads.
   const stopLive = options.watch && config
     ? keepLive({
       root: config.root,
@@ -688,10 +689,10 @@ async function serveFirstIndex(
       foldersChanged: () => firstDone && pipeline.foldersChanged(),
       warn: (message) => logger.warn(message),
       initial: first,
-      // A load that reads every file is not watched while it reads (`live.ts`). What changed
-      // meanwhile is found by the key a restart's check compares (a listing and stats, no build),
-      // and read by a listing that compares the files read near a change by checksum.
-      watchAfterInitial: pipeline.coldFirstLoad === true,
+      // What changed meanwhile is found by the key a restart's check compares (a listing and
+      // stats, no build), and read by a listing that compares the files read near a change by
+      // checksum.
+      watchAfterInitial: true,
       startAfter: opened.quiet,
       catchUp: async () => {
         // A server stopped meanwhile reloads nothing.

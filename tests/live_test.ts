@@ -81,7 +81,7 @@ for (const mode of [true, "poll"] as const) {
 }
 
 describe("a change while the first index is built", () => {
-  it("is served within 2 s of the first index: the watch begins before the load lists", async () => {
+  it("is served within 2 s of the first index: a listing catches up once the watch has begun", async () => {
     const root = await writeSite({
       "services.yaml": ALL_PLUGINS,
       "docs/a.md": md({ title: "A" }, LONG),

@@ -1,5 +1,5 @@
 // When a server is first quiet: no request in flight for a moment, after
-// its first index is served (SPEC 10, `live.ts`: a cold first load's watch
+// its first index is served (SPEC 10, `live.ts`: the first load's watch
 // begins then). Counts only while it waits; its caller answers directly after.
 
 /** How long no request is in flight for a moment of quiet. */
@@ -20,7 +20,7 @@ export interface QuietMoment {
 /**
  * A moment of quiet after a server's first index is served: `done` settles
  * once no request `track` counted has been in flight for `quietMs`, or
- * `mostMs` after `begin`, whichever comes first. A cold first load's watch
+ * `mostMs` after `begin`, whichever comes first. The first load's watch
  * begins then (`live.ts`): the first requests, whose full feed grows with
  * the site as the load does, are answered first.
  *

@@ -33,8 +33,6 @@ export interface ContentFilesLoader {
   load(paths?: readonly string[], reread?: boolean): Promise<Loaded<IndexedFile>>;
   /** Whether a folder of the last listing changed since. */
   foldersChanged(): boolean;
-  /** Whether the derivation cache keeps no file: the first load reads every one. */
-  readonly coldFirstLoad: boolean;
   /**
    * Writes what the loads since the last flush changed to the derivation
    * cache, if there is one: at most `limit` files (default: all) in one
@@ -286,7 +284,6 @@ export function createContentFilesLoader(
 
   return {
     foldersChanged: () => loader.foldersChanged(),
-    coldFirstLoad: kept === undefined,
     restartKey() {
       return joinKeys(loader.stampsKey(), tracker ? tracker.stateKey() : GIT_OFF);
     },

@@ -71,11 +71,6 @@ export interface Pipeline {
   /** Whether a folder of the last listing changed since: a listing is due. */
   foldersChanged(): boolean;
   /**
-   * Whether the first build reads every content file (nothing kept from a
-   * last process): a server then begins watching once it is done (`live.ts`).
-   */
-  readonly coldFirstLoad?: boolean;
-  /**
    * Writes what the builds since the last flush changed to the derivation
    * cache (SPEC 17), where the source keeps one: at most `limit` files at
    * once (default: all), and says whether more are left. A server calls it
@@ -161,7 +156,6 @@ export async function contentPipeline(
   const restartKey = () => joinKeys(keyOfSite, source.restartKey());
   return {
     ...pipeline,
-    coldFirstLoad: source.coldFirstLoad,
     restartKey,
     async unchangedSinceLoad() {
       const { key } = await currentRestartKey(site, keyOfSite, false);

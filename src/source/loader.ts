@@ -27,7 +27,6 @@ import {
 } from "./read_file.ts";
 import { isContentPath } from "./select.ts";
 import { sameStamp, stampOf } from "./stamp.ts";
-import { statStamp } from "../adapters/file_system.ts";
 import { contentPath } from "../util/path.ts";
 import { textWork } from "../util/work_counts.ts";
 
@@ -368,7 +367,9 @@ export function createLoader<T extends object>(
     const todo: ReadJob[] = [];
     const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
     const stamp = !first || cache.size > 0;
-    const given = firstListing && stamp ? statedAgain(firstListing) : firstListing;
+    // The check's listing as it is: what changed since it (before the watch began) is found by
+    // the service's catch-up, a listing once the first index is served (`live.ts`).
+    const given = firstListing;
     firstListing = undefined;
     const listed = given ?? await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
@@ -599,26 +600,4 @@ export async function listedStampsKey(
 function coreCount(): number {
   return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
     ?.hardwareConcurrency ?? 1;
-}
-
-/**
- * A listing made before the watch began (a restart's check), each file
- * stat'ed again: a file edited in place since (its folder's time unchanged)
- * gets its new stamp, so the load reads it, where a watch begun after the
- * edit never names it (SPEC 10). A file gone since, or any stat that fails,
- * gives `undefined`: the load lists again. Files added or removed since show
- * in their folders' times, which the listing keeps as they were.
- */
-function statedAgain(listing: PluginsListing): PluginsListing | undefined {
-  try {
-    return {
-      ...listing,
-      found: listing.found.map(({ selector, files }) => ({
-        selector,
-        files: files.map((file) => ({ ...file, ...statStamp(file.abs) })),
-      })),
-    };
-  } catch {
-    return undefined;
-  }
 }

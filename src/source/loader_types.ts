@@ -191,8 +191,9 @@ export interface LoaderOptions<T> {
   /**
    * A listing of every plugin folder with a stat of each file, made just
    * before (by `listedStampsKey`, for a restart's check): the first load
-   * takes it instead of listing again, its files stat'ed again (a file
-   * edited in place between that listing and the watch's beginning is read).
+   * takes it as it is instead of listing again. A file edited in place since
+   * is found by the listing that catches up once the watch has begun
+   * (`live.ts`, `Pipeline.unchangedSinceLoad`), as one edited during the load.
    */
   readonly listed?: PluginsListing;
   /**
