@@ -652,6 +652,8 @@ async function serveFirstIndex(
    * 1% changed rewrote the cache's parts for 2.3 s of the main thread, which
    * also writes the responses), and once for a burst of changes.
    */
+  /** Set once the service is closed. */
+  let stopped = false;
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   let quietYet = opened.quiet === undefined;
   let flushWaits = false;
@@ -660,6 +662,7 @@ async function serveFirstIndex(
     if (flushWaits) scheduleFlush();
   });
   const scheduleFlush = (delay = FLUSH_DELAY_MS) => {
+    if (stopped) return; // closing wrote everything
     if (!quietYet) {
       flushWaits = true;
       return;
@@ -681,8 +684,6 @@ async function serveFirstIndex(
   });
   let firstDone = false;
   first.then(() => firstDone = true, () => {});
-  /** Set once the service is closed. */
-  let stopped = false;
   /** A reload for the live loop: a failure is logged, and the previous index served on. */
   const reloadLogged = (paths?: readonly string[], reread?: boolean) =>
     reload(paths, reread).then(() => reloaded, (error) => {

@@ -117,6 +117,9 @@ describe("quietMoment", () => {
     for (
       const [request, answer] of [
         [head, () => new Response(null, { headers: length })],
+        // A HEAD, or a GET that is no 200, whose response holds a large body all the same.
+        [head, () => new Response(big, { headers: length })],
+        [GET, () => new Response(big, { status: 404, headers: length })],
         [GET, () => new Response(null, { status: 304 })],
         [GET, () => new Response("small", { headers: { "Content-Length": "5" } })],
       ] as const

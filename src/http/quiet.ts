@@ -119,11 +119,17 @@ export function quietMoment(options: QuietOptions): QuietMoment {
       ended(token);
       return response;
     }
-    return new Response(sliced(body, () => ended(token)), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    try {
+      return new Response(sliced(body, () => ended(token)), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch {
+      // A body that cannot be read here (already locked): it goes as it is, counted no longer.
+      ended(token);
+      return response;
+    }
   };
   return {
     done,
@@ -176,6 +182,7 @@ function sliced(body: ReadableStream<Uint8Array>, taken: () => void): ReadableSt
         while (chunk === undefined || at >= chunk.length) {
           const read = await reader.read();
           if (read.done) {
+            chunk = undefined;
             controller.close();
             taken();
             return;
@@ -186,11 +193,13 @@ function sliced(body: ReadableStream<Uint8Array>, taken: () => void): ReadableSt
         controller.enqueue(chunk.subarray(at, at + SLICE));
         at += SLICE;
       } catch (error) {
+        chunk = undefined;
         taken();
         throw error;
       }
     },
     cancel(reason) {
+      chunk = undefined;
       taken();
       return reader.cancel(reason);
     },
