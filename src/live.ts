@@ -1,6 +1,7 @@
 import { watchGitHead } from "./source/git_head.ts";
 import { watchFolder } from "./source/watch.ts";
 import { QUIET_MS } from "./http/quiet.ts";
+import { unref } from "./util/unref.ts";
 
 /** What a reload tells the live loop. */
 export interface Reloaded {
@@ -267,10 +268,4 @@ export function keepLive(options: LiveOptions): () => void {
     clearInterval(sweep);
     clearInterval(periodic);
   };
-}
-
-/** A timer that does not keep a process alive that has nothing else to do. */
-function unref<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }

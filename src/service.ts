@@ -6,6 +6,7 @@ import type { Handler } from "./http/handler.ts";
 import { createStartingHandler } from "./http/starting.ts";
 import { QUIET_CAP_MS, QUIET_MOST_MS, QUIET_MS, quietMoment } from "./http/quiet.ts";
 import type { Tuning } from "./http/settings.ts";
+import { unref } from "./util/unref.ts";
 import type { Index } from "./index/build.ts";
 import {
   type EarlyCheck,
@@ -645,6 +646,8 @@ async function serveFirstIndex(
   };
   let index: Index | undefined;
   let journalState = journal.state;
+  /** Set once the service is closed. */
+  let stopped = false;
   /**
    * What the builds changed goes to the derivation cache a moment after
    * they are served (SPEC 17): never before the first moment of quiet (the
@@ -652,8 +655,6 @@ async function serveFirstIndex(
    * 1% changed rewrote the cache's parts for 2.3 s of the main thread, which
    * also writes the responses), and once for a burst of changes.
    */
-  /** Set once the service is closed. */
-  let stopped = false;
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   let quietYet = opened.quiet === undefined;
   let flushWaits = false;
@@ -668,12 +669,11 @@ async function serveFirstIndex(
       return;
     }
     clearTimeout(flushTimer);
-    flushTimer = setTimeout(() => {
+    flushTimer = unref(setTimeout(() => {
       flushTimer = undefined;
       // A part at a time, requests answered between the parts.
       if (pipeline.flush(FLUSH_PART)) scheduleFlush(0);
-    }, delay);
-    (flushTimer as { unref?: () => void }).unref?.();
+    }, delay));
   };
   /** What the first load found, once its index is served: the watcher's reloads wait for it. */
   let firstServed!: (found: Reloaded) => void;

@@ -9,6 +9,7 @@ import { mountOf } from "./mount.ts";
 import { codingFor } from "./encoding.ts";
 import { answerReady, keptRepresentation, sendRepresentation } from "./representation.ts";
 import type { HttpSettings } from "./settings.ts";
+import { inSlices, SLICE } from "./slices.ts";
 
 /**
  * The handler of a restart that serves the last server's full feed before
@@ -50,7 +51,7 @@ export function createEarlyFeedHandler(
   basePath: string,
   starting: Handler,
   answered: (sent: Promise<void>) => void = () => {},
-  slice: number = EARLY_SLICE,
+  slice: number = SLICE,
 ): Handler {
   const R = settings.tuning?.Response ?? Response;
   const rep = keptRepresentation(
@@ -91,7 +92,7 @@ export function createEarlyFeedHandler(
     const asked = sliced
       ? new Request(request.url, { method: "HEAD", headers: request.headers })
       : request;
-    const inSlices = (response: Response): Response => {
+    const handedOver = (response: Response): Response => {
       if (!sliced || response.status !== 200) {
         answered(Promise.resolve());
         return response;
@@ -99,37 +100,12 @@ export function createEarlyFeedHandler(
       let sent!: () => void;
       answered(new Promise<void>((resolve) => sent = resolve));
       // The same headers (their Content-Length among them), the same bytes.
-      return new R(slices(bytes, slice, sent), { status: 200, headers: response.headers });
+      return new R(inSlices(bytes, sent, slice), { status: 200, headers: response.headers });
     };
     // Nothing built to clone: no cache counts this representation, and a built response would
     // hold a copy of the kept feed for the whole load.
     const answer = answerReady(asked, rep, settings, undefined, false) ??
       sendRepresentation(asked, rep, settings);
-    return answer instanceof Response ? inSlices(answer) : answer.then(inSlices);
+    return answer instanceof Response ? handedOver(answer) : answer.then(handedOver);
   };
-}
-
-/**
- * The bytes a kept feed's answer hands the runtime at a time: the runtime
- * asks for the next slice once it wrote the last, so when the last is taken
- * at most this much is left outside the kernel's buffers for the load to
- * hold back (1 MiB left a 7.3 MB answer waiting on the load for 0.5 s).
- */
-const EARLY_SLICE = 1 << 16;
-
-/** `bytes` as a stream of `slice`-sized views, calling `sent` once the last is taken (or the client is gone). */
-function slices(bytes: Uint8Array, slice: number, sent: () => void): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (at >= bytes.length) {
-        controller.close();
-        sent();
-        return;
-      }
-      controller.enqueue(bytes.subarray(at, at + slice));
-      at += slice;
-    },
-    cancel: () => sent(),
-  }, { highWaterMark: 0 });
 }

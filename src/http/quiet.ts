@@ -1,6 +1,8 @@
 // When a server is first quiet: no request in flight for a moment, after
 // its first index is served (SPEC 10, `live.ts`: the first load's watch
 // begins then). Counts only while it waits; its caller answers directly after.
+import { unref } from "../util/unref.ts";
+import { inSlices, SLICE } from "./slices.ts";
 
 /** How long no request is in flight for a moment of quiet. */
 export const QUIET_MS = 250;
@@ -11,8 +13,6 @@ export const QUIET_MS = 250;
 export const QUIET_MOST_MS = 2000;
 /** The longest a moment of quiet is waited for, however long those responses take. */
 export const QUIET_CAP_MS = 10_000;
-/** The bytes of a large body handed to the runtime at a time while the wait lasts. */
-const SLICE = 1 << 16;
 
 /** How the wait for quiet counts requests. */
 export interface QuietOptions {
@@ -93,7 +93,6 @@ export function quietMoment(options: QuietOptions): QuietMoment {
     older = undefined;
     resolve();
   };
-  const unref = <T>(handle: T) => ((handle as { unref?: () => void }).unref?.(), handle);
   const arm = () => {
     clearTimeout(timer);
     if (begun && flying.size === 0 && !finished) {
@@ -120,7 +119,7 @@ export function quietMoment(options: QuietOptions): QuietMoment {
       return response;
     }
     try {
-      return new Response(sliced(body, () => ended(token)), {
+      return new Response(inSlices(body, () => ended(token)), {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
@@ -164,44 +163,4 @@ export function quietMoment(options: QuietOptions): QuietMoment {
       return sent(request, answered, token);
     },
   };
-}
-
-/**
- * The chunks of `body` as views of at most {@link SLICE} bytes, calling
- * `taken` once the last is taken (or the client is gone): the runtime asks
- * for the next once it wrote the last, so when the last is taken at most a
- * slice is left outside the kernel's buffers.
- */
-function sliced(body: ReadableStream<Uint8Array>, taken: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  let chunk: Uint8Array | undefined;
-  let at = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        while (chunk === undefined || at >= chunk.length) {
-          const read = await reader.read();
-          if (read.done) {
-            chunk = undefined;
-            controller.close();
-            taken();
-            return;
-          }
-          chunk = read.value;
-          at = 0;
-        }
-        controller.enqueue(chunk.subarray(at, at + SLICE));
-        at += SLICE;
-      } catch (error) {
-        chunk = undefined;
-        taken();
-        throw error;
-      }
-    },
-    cancel(reason) {
-      chunk = undefined;
-      taken();
-      return reader.cancel(reason);
-    },
-  }, { highWaterMark: 0 });
 }
