@@ -6,6 +6,7 @@ import { gracefulStop } from "../adapters/stop.ts";
 import { type Service, type StartingService, startService } from "../service.ts";
 import { warningLines } from "../log.ts";
 import type { LoadWork } from "../source/load_work.ts";
+import { unref } from "../util/unref.ts";
 
 /**
  * A start-up that failed: one line naming the cause (SPEC 11), and the exit
@@ -237,13 +238,12 @@ export function reachableOrigin(listening: string): string {
 function watchParent(stop: () => void): void {
   if (!process.env.npm_lifecycle_event) return;
   const parent = process.ppid;
-  const timer = setInterval(() => {
+  const timer = unref(setInterval(() => {
     if (process.ppid !== parent) {
       clearInterval(timer);
       stop();
     }
-  }, PARENT_CHECK_MS);
-  (timer as { unref?: () => void }).unref?.();
+  }, PARENT_CHECK_MS));
 }
 
 /**

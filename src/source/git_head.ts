@@ -5,6 +5,7 @@
 // new commits touched is the git tracker's to ask (`git.ts`), once, in the
 // reload this watcher asks for.
 import { inWorkTree, refStamp, runGit } from "./git.ts";
+import { unref } from "../util/unref.ts";
 
 /**
  * How often the repository's HEAD, its branch's ref, the packed refs and
@@ -65,8 +66,7 @@ export function watchGitHead(
       if (!stopped) onMoved();
     };
     if (stopped) return options.onReady?.(false);
-    timer = setInterval(tick, options.interval ?? GIT_POLL_MS);
-    (timer as { unref?: () => void }).unref?.();
+    timer = unref(setInterval(tick, options.interval ?? GIT_POLL_MS));
     options.onReady?.(true);
   })().catch(() => options.onReady?.(false)); // nothing above throws: nothing is watched
   return () => {
