@@ -15,7 +15,7 @@ import { indexFile } from "../src/fields/index_file.ts";
 import { buildIndexFrom, indexSettings } from "../src/index/build.ts";
 import { loadConfigFile } from "../src/config/load.ts";
 import type { ReadWorkerData } from "../src/pipeline/read_worker.ts";
-import { createLoader, type Loaded } from "../src/source/loader.ts";
+import { createLoader, listedStampsKey, type Loaded } from "../src/source/loader.ts";
 import { readContentFiles, type ReadJob } from "../src/source/read_file.ts";
 
 /**
@@ -172,6 +172,65 @@ describe("loader", () => {
       // One that catches up with what no watcher saw compares the recent file's bytes.
       const caughtUp = await loader.load(undefined, true);
       assert.deepEqual([caughtUp.read, caughtUp.work.verified, caughtUp.changed], [1, 1, false]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+  it("a listing offered at a mark serves the next full load, unless a load began since; a load of named paths lists on its own", async () => {
+    // The service's catch-up lists to find what changed while no watch ran, then reloads: the
+    // reload takes that listing instead of listing a second time (SPEC 10). Files added after the
+    // listing show whether a load took it (absent) or listed on its own (present).
+    const root = await mkdtemp(join(tmpdir(), "content-feed-loader-"));
+    try {
+      await writeFile(
+        join(root, "services.yaml"),
+        "parameters:\n  service.content.config:\n    plugins: { docs: ~ }\n",
+      );
+      await mkdir(join(root, "docs"));
+      await writeFile(join(root, "docs/a.md"), "---\ntitle: A\n---\nA.");
+      const config = await loadConfigFile(join(root, "services.yaml"));
+      const loader = loaderFor(config, Infinity);
+      const paths = (loaded: Loaded<IndexedFile>) => loaded.files.map((f) => f.path).sort();
+      assert.deepEqual(paths(await loader.load()), ["a.md"]);
+      const listing = async () => {
+        const mark = loader.listingMark();
+        assert.notEqual(mark, undefined, "no load runs");
+        const { listed } = await listedStampsKey(config, false);
+        return { mark: mark!, listed };
+      };
+
+      // Taken by the next full load (with reread, as the catch-up reloads).
+      let offer = await listing();
+      await writeFile(join(root, "docs/b.md"), "---\ntitle: B\n---\nB.");
+      loader.offerListing(offer.listed, offer.mark);
+      assert.deepEqual(paths(await loader.load(undefined, true)), ["a.md"], "the offered listing");
+      assert.deepEqual(paths(await loader.load()), ["a.md", "b.md"], "taken once: then its own");
+
+      // A load began after the mark: dropped.
+      offer = await listing();
+      await writeFile(join(root, "docs/c.md"), "---\ntitle: C\n---\nC.");
+      await loader.load([join(root, "docs/a.md")]);
+      loader.offerListing(offer.listed, offer.mark);
+      assert.deepEqual(paths(await loader.load(undefined, true)), ["a.md", "b.md", "c.md"]);
+
+      // A load of named paths does not take it (a watcher's changes may be newer), and drops it.
+      offer = await listing();
+      await writeFile(join(root, "docs/d.md"), "---\ntitle: D\n---\nD.");
+      loader.offerListing(offer.listed, offer.mark);
+      assert.deepEqual(paths(await loader.load([join(root, "docs/d.md")])), [
+        "a.md",
+        "b.md",
+        "c.md",
+        "d.md",
+      ]);
+      await writeFile(join(root, "docs/e.md"), "---\ntitle: E\n---\nE.");
+      assert.equal((await loader.load()).files.length, 5, "listed on its own");
+
+      // No mark while a load runs.
+      const running = loader.load();
+      assert.equal(loader.listingMark(), undefined);
+      await running;
+      assert.notEqual(loader.listingMark(), undefined);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -60,6 +60,10 @@ export interface ContentFilesLoader {
    * server, before its last flush (the cache keeps their new reading times).
    */
   settleRacy(limit?: number): boolean;
+  /** Where a listing begun now stands among the loads (`ContentLoader.listingMark`). */
+  listingMark(): number | undefined;
+  /** A listing for the next full load, begun at `mark` (`ContentLoader.offerListing`). */
+  offerListing(listed: PluginsListing, mark: number): void;
 }
 
 /**
@@ -288,6 +292,8 @@ export function createContentFilesLoader(
       return joinKeys(loader.stampsKey(), tracker ? tracker.stateKey() : GIT_OFF);
     },
     settleRacy: (limit = RACY_SETTLE_LIMIT) => loader.settleRacy(limit),
+    listingMark: () => loader.listingMark(),
+    offerListing: (listed, mark) => loader.offerListing(listed, mark),
     gitVouch() {
       if (!tracker || refreshing || !inWorkTree(config.root)) return undefined;
       const read = loader.readStamps();

@@ -89,9 +89,10 @@ export interface Pipeline {
    * Whether the content is still what the last build was made from, by
    * {@link currentRestartKey} (a listing, a stat of every file, git's HEAD
    * and work tree; no content file read): `false` where that cannot be
-   * told (a file read within its stamp's resolution of a change). Changes
-   * nothing: a stop may come while it runs. Absent where the source keeps
-   * no stamps.
+   * told (a file read within its stamp's resolution of a change). Builds
+   * nothing, so a stop may come while it runs; where the content changed,
+   * its listing serves the next full load (`ContentLoader.offerListing`).
+   * Absent where the source keeps no stamps.
    */
   unchangedSinceLoad?(): Promise<boolean>;
   /**
@@ -158,10 +159,15 @@ export async function contentPipeline(
     ...pipeline,
     restartKey,
     async unchangedSinceLoad() {
-      const { key } = await currentRestartKey(site, keyOfSite, false);
+      const mark = source.listingMark();
+      const { key, listed } = await currentRestartKey(site, keyOfSite, false);
       // The last build's key once the listing is done: a reload meanwhile moved it on.
       const built = restartKey();
-      return key !== undefined && built !== undefined && key === built;
+      const same = key !== undefined && built !== undefined && key === built;
+      // Something changed: the next full load reads it from this listing, without listing
+      // again (at 100,000 files a listing took seconds), unless a load began since the mark.
+      if (!same && mark !== undefined) source.offerListing(listed, mark);
+      return same;
     },
     settleRacy: () => source.settleRacy(),
     gitVouch: () => {

@@ -91,8 +91,17 @@ export function createLoader<T extends object>(
   let recentNames = new Map<string, string>();
   let irregular = false;
   let listedOnce = false;
-  /** The listing a caller made before the first load (`LoaderOptions.listed`), taken by it. */
-  let firstListing = options.listed;
+  /** Loads begun, and those running: a listing's mark (`listingMark`). */
+  let loadsBegun = 0;
+  let loadsRunning = 0;
+  /**
+   * A listing made for the next full load, and the mark it was begun at: the caller's before the
+   * first load (`LoaderOptions.listed`), or one offered since (`offerListing`).
+   */
+  let offered: { listed: PluginsListing; mark: number } | undefined = options.listed &&
+    { listed: options.listed, mark: 0 };
+  /** The offered listing this load takes, where no load began since its mark (`load`). */
+  let givenListing: PluginsListing | undefined;
   /** The `extraVersion` every kept file was last checked against. */
   let checkedVersion: unknown = UNCHECKED;
   /** What the last load gave: a load of named paths that changes nothing gives it again. */
@@ -368,9 +377,10 @@ export function createLoader<T extends object>(
     const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
     const stamp = !first || cache.size > 0;
     // The check's listing as it is: what changed since it (before the watch began) is found by
-    // the service's catch-up, a listing once the first index is served (`live.ts`).
-    const given = firstListing;
-    firstListing = undefined;
+    // the service's catch-up, a listing once the first index is served (`live.ts`). The
+    // catch-up's own listing, where it found a change, as it is too: the watch began before it.
+    const given = givenListing;
+    givenListing = undefined;
     const listed = given ?? await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
     listedAt = listed.listedAt;
@@ -419,6 +429,75 @@ export function createLoader<T extends object>(
       if (entry.checksum !== undefined && entry.mtime >= entry.readAt - RACY_MS) return undefined;
     }
     return cache;
+  };
+
+  /** A load (`ContentLoader.load`). */
+  const loadNow = async (paths?: readonly string[], reread = false): Promise<Loaded<T>> => {
+    if (!paths || !listedOnce) return await full(reread && listedOnce);
+    // Only the named paths: a changed, added or removed file costs one stat
+    // and one read. Anything else (a folder, a link, a plugin folder or one
+    // above it, a file that replaced a folder, something that is not a
+    // regular file) is listed again in full, which reads only what changed.
+    const { work, done } = counter();
+    // The entries after this load: a copy of the last load's, made at the first change (a
+    // watcher's event for a file a request already had read again changes nothing, and at
+    // 100,000 files the copy and `finish` were 200 ms of such a load).
+    let changes: Map<string, Entry<T>> | undefined;
+    const entries = () => changes ?? cache;
+    const todo: ReadJob[] = [];
+    const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
+    let removed = false;
+    for (const abs of new Set(paths)) {
+      // Every plugin whose folder holds the path: their selections may overlap.
+      const owners = selectors.filter((s) => abs.startsWith(s.folder));
+      if (owners.length === 0) {
+        if (selectors.some((s) => s.folder.startsWith(`${abs}/`))) return await full();
+        continue; // outside every plugin folder (services.yaml, other files)
+      }
+      const info = await entryInfo(abs);
+      work.stated++;
+      for (const owner of owners) {
+        const path = abs.slice(owner.folder.length);
+        // Editors' swap files, `_drafts/`, `.git/`.
+        if (!isContentPath(path, owner.plugin.generator)) continue;
+        const key = entryKey(owner.plugin.name, abs);
+        if (info.kind === "missing") {
+          if (entries().has(key)) {
+            (changes ??= new Map(cache)).delete(key);
+            removed = true;
+          } else if (holdsUnder(entries(), owner.plugin.name, abs)) return await full();
+          continue;
+        }
+        if (info.kind !== "file" || holdsUnder(entries(), owner.plugin.name, abs)) {
+          return await full();
+        }
+        if (!owner.select(path)) continue;
+        const shown = contentPath(owner.plugin.path, path);
+        const found = { path, abs, ...stampOf(info) };
+        const old = entries().get(key);
+        const reuse = reread ? "no" : reusable(old, info);
+        if (reuse === "yes") continue;
+        if (reuse === "verify") {
+          verify.push({ key, old: old!, job: job(found, owner.plugin.name, shown) });
+        } else todo.push(job(found, owner.plugin.name, shown, reread ? undefined : old));
+      }
+    }
+    // Nothing to read, remove or check, and git's dates where they were: the last load again.
+    const extrasStill = !extraFor ||
+      (extraVersion !== undefined && extraVersion() === checkedVersion);
+    if (
+      lastLoaded && !removed && todo.length === 0 && verify.length === 0 && extrasStill
+    ) {
+      return { ...lastLoaded, read: 0, helped: 0, changed: false, listed: false, work: done() };
+    }
+    const next = changes ?? new Map(cache);
+    await verifyAll(verify, next, todo, false, work);
+    work.read += todo.length;
+    let helped = await readAll(todo, next, false, work);
+    const extras = await settleExtras(next, false, work);
+    helped += extras.helped;
+    const changed = todo.length > 0 || removed || extras.changed > 0;
+    return finish(next, { read: work.read, helped, changed, listed: false }, done());
   };
 
   return {
@@ -471,72 +550,25 @@ export function createLoader<T extends object>(
         files,
       };
     },
-    async load(paths, reread = false) {
-      if (!paths || !listedOnce) return await full(reread && listedOnce);
-      // Only the named paths: a changed, added or removed file costs one stat
-      // and one read. Anything else (a folder, a link, a plugin folder or one
-      // above it, a file that replaced a folder, something that is not a
-      // regular file) is listed again in full, which reads only what changed.
-      const { work, done } = counter();
-      // The entries after this load: a copy of the last load's, made at the first change (a
-      // watcher's event for a file a request already had read again changes nothing, and at
-      // 100,000 files the copy and `finish` were 200 ms of such a load).
-      let changes: Map<string, Entry<T>> | undefined;
-      const entries = () => changes ?? cache;
-      const todo: ReadJob[] = [];
-      const verify: { key: string; old: Entry<T>; job: ReadJob }[] = [];
-      let removed = false;
-      for (const abs of new Set(paths)) {
-        // Every plugin whose folder holds the path: their selections may overlap.
-        const owners = selectors.filter((s) => abs.startsWith(s.folder));
-        if (owners.length === 0) {
-          if (selectors.some((s) => s.folder.startsWith(`${abs}/`))) return await full();
-          continue; // outside every plugin folder (services.yaml, other files)
-        }
-        const info = await entryInfo(abs);
-        work.stated++;
-        for (const owner of owners) {
-          const path = abs.slice(owner.folder.length);
-          // Editors' swap files, `_drafts/`, `.git/`.
-          if (!isContentPath(path, owner.plugin.generator)) continue;
-          const key = entryKey(owner.plugin.name, abs);
-          if (info.kind === "missing") {
-            if (entries().has(key)) {
-              (changes ??= new Map(cache)).delete(key);
-              removed = true;
-            } else if (holdsUnder(entries(), owner.plugin.name, abs)) return await full();
-            continue;
-          }
-          if (info.kind !== "file" || holdsUnder(entries(), owner.plugin.name, abs)) {
-            return await full();
-          }
-          if (!owner.select(path)) continue;
-          const shown = contentPath(owner.plugin.path, path);
-          const found = { path, abs, ...stampOf(info) };
-          const old = entries().get(key);
-          const reuse = reread ? "no" : reusable(old, info);
-          if (reuse === "yes") continue;
-          if (reuse === "verify") {
-            verify.push({ key, old: old!, job: job(found, owner.plugin.name, shown) });
-          } else todo.push(job(found, owner.plugin.name, shown, reread ? undefined : old));
-        }
+    listingMark: () => loadsRunning === 0 ? loadsBegun : undefined,
+    offerListing(listed, mark) {
+      offered = { listed, mark };
+    },
+    async load(paths, reread) {
+      // A listing offered before a load began since is older than what that load found; a load
+      // of named paths (a watcher's: changes after the listing, perhaps) lists on its own.
+      givenListing = paths === undefined && offered?.mark === loadsBegun
+        ? offered.listed
+        : undefined;
+      offered = undefined;
+      loadsBegun++;
+      loadsRunning++;
+      try {
+        return await loadNow(paths, reread);
+      } finally {
+        loadsRunning--;
+        givenListing = undefined;
       }
-      // Nothing to read, remove or check, and git's dates where they were: the last load again.
-      const extrasStill = !extraFor ||
-        (extraVersion !== undefined && extraVersion() === checkedVersion);
-      if (
-        lastLoaded && !removed && todo.length === 0 && verify.length === 0 && extrasStill
-      ) {
-        return { ...lastLoaded, read: 0, helped: 0, changed: false, listed: false, work: done() };
-      }
-      const next = changes ?? new Map(cache);
-      await verifyAll(verify, next, todo, false, work);
-      work.read += todo.length;
-      let helped = await readAll(todo, next, false, work);
-      const extras = await settleExtras(next, false, work);
-      helped += extras.helped;
-      const changed = todo.length > 0 || removed || extras.changed > 0;
-      return finish(next, { read: work.read, helped, changed, listed: false }, done());
     },
   };
 }

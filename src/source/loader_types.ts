@@ -85,6 +85,20 @@ export interface ContentLoader<T> {
    * SPEC 17). A file that changed is left as it was, for the next load.
    */
   settleRacy(limit: number): boolean;
+  /**
+   * Where a listing begun now stands among the loads, for
+   * {@link ContentLoader.offerListing}: `undefined` while a load runs.
+   */
+  listingMark(): number | undefined;
+  /**
+   * Hands a listing made after {@link ContentLoader.listingMark} gave
+   * `mark` to the next load that lists in full, in place of a listing of
+   * its own (as `LoaderOptions.listed` does for the first load): taken only
+   * where no load began since the mark, else dropped. A service that lists
+   * to find whether anything changed while no watch ran then reads what
+   * changed without listing a second time (SPEC 10).
+   */
+  offerListing(listed: PluginsListing, mark: number): void;
 }
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
