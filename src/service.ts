@@ -843,6 +843,9 @@ async function serveFirstIndex(
   // sees the old index or the new one, never a half-built one.
   function reload(paths?: readonly string[], reread = false): Promise<Index> {
     if (waiting) {
+      // Asks joined into one reload: the catch-up's listing may be older than a watcher's
+      // change among them, so the reload lists on its own.
+      pipeline.dropListing?.();
       if (paths === undefined) waiting.paths = undefined;
       else for (const path of paths) waiting.paths?.add(path);
       waiting.reread ||= reread;

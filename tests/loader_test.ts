@@ -213,18 +213,27 @@ describe("loader", () => {
       loader.offerListing(offer.listed, offer.mark);
       assert.deepEqual(paths(await loader.load(undefined, true)), ["a.md", "b.md", "c.md"]);
 
-      // A load of named paths does not take it (a watcher's changes may be newer), and drops it.
+      // A load of named paths does not take it (a watcher's changes may be newer), even where it
+      // lists in full (a folder named), and drops it.
       offer = await listing();
-      await writeFile(join(root, "docs/d.md"), "---\ntitle: D\n---\nD.");
+      await mkdir(join(root, "docs/sub"));
+      await writeFile(join(root, "docs/sub/d.md"), "---\ntitle: D\n---\nD.");
       loader.offerListing(offer.listed, offer.mark);
-      assert.deepEqual(paths(await loader.load([join(root, "docs/d.md")])), [
+      assert.deepEqual(paths(await loader.load([join(root, "docs/sub")])), [
         "a.md",
         "b.md",
         "c.md",
-        "d.md",
+        "sub/d.md",
       ]);
       await writeFile(join(root, "docs/e.md"), "---\ntitle: E\n---\nE.");
       assert.equal((await loader.load()).files.length, 5, "listed on its own");
+
+      // Dropped (asks joined the reload that would take it): the next full load lists.
+      offer = await listing();
+      await writeFile(join(root, "docs/f.md"), "---\ntitle: F\n---\nF.");
+      loader.offerListing(offer.listed, offer.mark);
+      loader.dropListing();
+      assert.equal((await loader.load(undefined, true)).files.length, 6, "listed on its own");
 
       // No mark while a load runs.
       const running = loader.load();

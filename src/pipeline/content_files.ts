@@ -64,6 +64,8 @@ export interface ContentFilesLoader {
   listingMark(): number | undefined;
   /** A listing for the next full load, begun at `mark` (`ContentLoader.offerListing`). */
   offerListing(listed: PluginsListing, mark: number): void;
+  /** Drops a listing offered and not yet taken (`ContentLoader.dropListing`). */
+  dropListing(): void;
 }
 
 /**
@@ -294,6 +296,7 @@ export function createContentFilesLoader(
     settleRacy: (limit = RACY_SETTLE_LIMIT) => loader.settleRacy(limit),
     listingMark: () => loader.listingMark(),
     offerListing: (listed, mark) => loader.offerListing(listed, mark),
+    dropListing: () => loader.dropListing(),
     gitVouch() {
       if (!tracker || refreshing || !inWorkTree(config.root)) return undefined;
       const read = loader.readStamps();

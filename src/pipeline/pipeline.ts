@@ -96,6 +96,12 @@ export interface Pipeline {
    */
   unchangedSinceLoad?(): Promise<boolean>;
   /**
+   * Drops the listing {@link Pipeline.unchangedSinceLoad} left for the next
+   * full load, if not yet taken: for a reload that other asks joined (a
+   * watcher's paths may have changed after that listing).
+   */
+  dropListing?(): void;
+  /**
    * What git vouches for in the last build's content (`source/git_vouch.ts`),
    * with what else a restart must find the same (`content`: the site's
    * configuration as resolved, `vouchedContent` in `restart_key.ts`): a restart's check
@@ -169,6 +175,7 @@ export async function contentPipeline(
       if (!same && mark !== undefined) source.offerListing(listed, mark);
       return same;
     },
+    dropListing: () => source.dropListing(),
     settleRacy: () => source.settleRacy(),
     gitVouch: () => {
       const vouch = source.gitVouch();

@@ -100,8 +100,6 @@ export function createLoader<T extends object>(
    */
   let offered: { listed: PluginsListing; mark: number } | undefined = options.listed &&
     { listed: options.listed, mark: 0 };
-  /** The offered listing this load takes, where no load began since its mark (`load`). */
-  let givenListing: PluginsListing | undefined;
   /** The `extraVersion` every kept file was last checked against. */
   let checkedVersion: unknown = UNCHECKED;
   /** What the last load gave: a load of named paths that changes nothing gives it again. */
@@ -358,7 +356,7 @@ export function createLoader<T extends object>(
   };
 
   /** A listing of everything; with `racy`, files read near a change are compared by checksum. */
-  const full = async (racy = false): Promise<Loaded<T>> => {
+  const full = async (racy = false, given?: PluginsListing): Promise<Loaded<T>> => {
     if (making) {
       const make = making;
       making = undefined;
@@ -379,8 +377,6 @@ export function createLoader<T extends object>(
     // The check's listing as it is: what changed since it (before the watch began) is found by
     // the service's catch-up, a listing once the first index is served (`live.ts`). The
     // catch-up's own listing, where it found a change, as it is too: the watch began before it.
-    const given = givenListing;
-    givenListing = undefined;
     const listed = given ?? await listPlugins(config.root, selectors, { blocking: first, stamp });
     folderStamps = listed.folders;
     listedAt = listed.listedAt;
@@ -432,8 +428,12 @@ export function createLoader<T extends object>(
   };
 
   /** A load (`ContentLoader.load`). */
-  const loadNow = async (paths?: readonly string[], reread = false): Promise<Loaded<T>> => {
-    if (!paths || !listedOnce) return await full(reread && listedOnce);
+  const loadNow = async (
+    paths: readonly string[] | undefined,
+    reread = false,
+    given?: PluginsListing,
+  ): Promise<Loaded<T>> => {
+    if (!paths || !listedOnce) return await full(reread && listedOnce, given);
     // Only the named paths: a changed, added or removed file costs one stat
     // and one read. Anything else (a folder, a link, a plugin folder or one
     // above it, a file that replaced a folder, something that is not a
@@ -554,20 +554,22 @@ export function createLoader<T extends object>(
     offerListing(listed, mark) {
       offered = { listed, mark };
     },
+    dropListing() {
+      offered = undefined;
+    },
     async load(paths, reread) {
       // A listing offered before a load began since is older than what that load found; a load
       // of named paths (a watcher's: changes after the listing, perhaps) lists on its own.
-      givenListing = paths === undefined && offered?.mark === loadsBegun
+      const given = paths === undefined && offered?.mark === loadsBegun
         ? offered.listed
         : undefined;
       offered = undefined;
       loadsBegun++;
       loadsRunning++;
       try {
-        return await loadNow(paths, reread);
+        return await loadNow(paths, reread, given);
       } finally {
         loadsRunning--;
-        givenListing = undefined;
       }
     },
   };

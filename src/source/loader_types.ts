@@ -99,6 +99,11 @@ export interface ContentLoader<T> {
    * changed without listing a second time (SPEC 10).
    */
   offerListing(listed: PluginsListing, mark: number): void;
+  /**
+   * Drops a listing offered and not yet taken: a watcher's paths joined the
+   * reload that would take it, and may have changed after it.
+   */
+  dropListing(): void;
 }
 
 /** The start-up helper: a Web Worker module that reads and prepares batches of files. */
