@@ -5,7 +5,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { rename, rm, symlink, writeFile } from "node:fs/promises";
+import { rename, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { mulberry32 } from "../bench/site.ts";
 import { checkContent, LEFT_OUT_REASONS } from "../src/cli/check.ts";
@@ -303,6 +303,51 @@ describe("the pipeline", () => {
       }
       assert.ok(purged > 0, "some tombstone passed the retention");
       assert.ok(fromFeed.state.head > 20);
+    } finally {
+      await removeSite(root);
+    }
+  });
+
+  it("a catch-up that found a change leaves its listing to the next full reload; dropped, that reload lists on its own (SPEC 10)", async () => {
+    // The service's catch-up lists once its watch has begun; where the content changed, its reload
+    // reads from that listing (what changes after it, the watcher names). A reload that a
+    // watcher's ask joined drops it (service.ts): a file edited in place after the listing keeps
+    // its folder's time, and only a listing of its own reads it.
+    const root = await writeSite({
+      "services.yaml": DOCS_ONLY,
+      "docs/a.md": md({ title: "A" }, LONG),
+      "docs/b.md": md({ title: "B" }, LONG),
+    });
+    const titles = (index: Index) =>
+      Object.fromEntries(index.items.map((item) => [item.uri, item.title]));
+    const edit = async (path: string, title: string) => {
+      await writeFile(join(root, path), md({ title }, LONG));
+      const then = Date.now() / 1000 - 3600; // not near the load's read: its stamp is trusted
+      await utimes(join(root, path), then - title.length, then - title.length);
+    };
+    try {
+      for (const path of ["docs/a.md", "docs/b.md"]) {
+        const then = Date.now() / 1000 - 7200;
+        await utimes(join(root, path), then, then);
+      }
+      const pipeline = await pipelineOf(root);
+      let { index } = await pipeline.build();
+      assert.deepEqual(titles(index), { a: "A", b: "B" });
+
+      await edit("docs/a.md", "A2");
+      assert.equal(await pipeline.unchangedSinceLoad!(), false);
+      await edit("docs/b.md", "B two"); // after the listing, in place
+      ({ index } = await pipeline.build(index, undefined, true));
+      assert.deepEqual(titles(index), { a: "A2", b: "B" }, "the catch-up's listing, taken");
+      ({ index } = await pipeline.build(index));
+      assert.deepEqual(titles(index), { a: "A2", b: "B two" }, "then a listing of its own");
+
+      await edit("docs/a.md", "A three");
+      assert.equal(await pipeline.unchangedSinceLoad!(), false);
+      await edit("docs/b.md", "B three!");
+      pipeline.dropListing!();
+      ({ index } = await pipeline.build(index, undefined, true));
+      assert.deepEqual(titles(index), { a: "A three", b: "B three!" }, "dropped: its own listing");
     } finally {
       await removeSite(root);
     }
