@@ -2,8 +2,8 @@
 // and changes on a site that is a git repository with one commit per file
 // (bench/git_history.ts), the servers run as `npm start` runs them. Each
 // row is a ratio measured in this run, medians over `repeats` interleaved
-// rounds (a round: the I/O floor, the derivation floor (bench/derive_floor.ts:
-// the floor and the text no first start escapes), a first start without
+// rounds (a round: the I/O floor, the derivation floor (bench/floor.ts with
+// `derive`: the floor and the text no first start escapes), a first start without
 // git dates, a first start with them, a restart with nothing changed, a
 // restart after 1% of the files changed and were committed; the floors
 // first in even rounds, last in odd ones, and the start without git dates
@@ -250,16 +250,13 @@ export async function startRows(bench: StartBench): Promise<void> {
       await server.stop();
       return run;
     };
-    /** The floor, and its CPU (the child's, as this process waited for it). */
-    const floorRun = async () => {
+    /**
+     * The floor, or with `derive` the derivation floor (the floor and the text no first start
+     * escapes, bench/floor.ts), and its CPU (the child's, as this process waited for it).
+     */
+    const floorRun = async (...mode: "derive"[]) => {
       const before = childTicks();
-      const { ms } = await runProcess(command("bench/floor.ts", site));
-      return { ms, cpu: childTicks() - before };
-    };
-    /** The derivation floor (bench/derive_floor.ts): the floor and the text no first start escapes. */
-    const deriveFloorRun = async () => {
-      const before = childTicks();
-      const { ms } = await runProcess(command("bench/derive_floor.ts", site));
+      const { ms } = await runProcess(command("bench/floor.ts", site, ...mode));
       return { ms, cpu: childTicks() - before };
     };
     // 1% of the files, a different 1% each time (every 100th file from an
@@ -310,13 +307,13 @@ export async function startRows(bench: StartBench): Promise<void> {
     for (let i = 0; i < repeats; i++) {
       if (i % 2 === 0) {
         floor.push(await floorRun());
-        deriveFloor.push(await deriveFloorRun());
+        deriveFloor.push(await floorRun("derive"));
         await noGitStart();
         await gitStarts();
       } else {
         await gitStarts();
         await noGitStart();
-        deriveFloor.push(await deriveFloorRun());
+        deriveFloor.push(await floorRun("derive"));
         floor.push(await floorRun());
       }
       log(

@@ -49,6 +49,17 @@ function sorted({ files, warnings, read, changed }: Loaded<IndexedFile>) {
   };
 }
 
+/** A temporary site of the docs plugin alone, its `docs/` folder empty. */
+async function docsOnlySite(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "content-feed-loader-"));
+  await writeFile(
+    join(root, "services.yaml"),
+    "parameters:\n  service.content.config:\n    plugins: { docs: ~ }\n",
+  );
+  await mkdir(join(root, "docs"));
+  return root;
+}
+
 /** Whether this runtime has Web Workers, so the loader can use a helper (Deno, Bun; not Node). */
 const hasWorker = typeof (globalThis as { Worker?: unknown }).Worker === "function";
 
@@ -150,13 +161,8 @@ describe("loader", () => {
     }
   });
   it("a listing with reread compares by checksum the files this process read near a change", async () => {
-    const root = await mkdtemp(join(tmpdir(), "content-feed-loader-"));
+    const root = await docsOnlySite();
     try {
-      await writeFile(
-        join(root, "services.yaml"),
-        "parameters:\n  service.content.config:\n    plugins: { docs: ~ }\n",
-      );
-      await mkdir(join(root, "docs"));
       // One file written just now (its stamp may not show a write right after its read), one an
       // hour ago.
       await writeFile(join(root, "docs/new.md"), "---\ntitle: New\n---\nJust written.");
@@ -180,13 +186,8 @@ describe("loader", () => {
     // The service's catch-up lists to find what changed while no watch ran, then reloads: the
     // reload takes that listing instead of listing a second time (SPEC 10). Files added after the
     // listing show whether a load took it (absent) or listed on its own (present).
-    const root = await mkdtemp(join(tmpdir(), "content-feed-loader-"));
+    const root = await docsOnlySite();
     try {
-      await writeFile(
-        join(root, "services.yaml"),
-        "parameters:\n  service.content.config:\n    plugins: { docs: ~ }\n",
-      );
-      await mkdir(join(root, "docs"));
       await writeFile(join(root, "docs/a.md"), "---\ntitle: A\n---\nA.");
       const config = await loadConfigFile(join(root, "services.yaml"));
       const loader = loaderFor(config, Infinity);
